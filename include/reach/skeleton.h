@@ -1,0 +1,116 @@
+/* reach — the skeleton model every solver shares.
+ *
+ * A skeleton is a set of caller-owned arrays: each bone's parent index (parents listed before
+ * children), its local rest transform (translation from the parent's joint, in the parent's
+ * frame, and rotation) and its joint. A pose is an array of local transforms, one per bone;
+ * forward kinematics turns it into world transforms. Nothing here allocates.
+ *
+ * Joints govern a bone's local transform relative to its rest transform. Every joint axis is a
+ * unit vector in the bone's own rest frame (the rest rotation applied):
+ *   ball       free rotation (three degrees of freedom)
+ *   hinge      local rotation = rest rotation · rotation(axis, value), value in [min, max] rad
+ *   cone       the rotation away from rest swings `axis` by at most `cone_angle`; with
+ *              has_twist, its twist about `axis` stays in [twist_min, twist_max]
+ *   prismatic  local translation = rest translation + rest rotation · axis · value,
+ *              value in [min, max] rig units; the rotation stays the rest rotation
+ *   fixed      the rest transform, always
+ * A bone's length is the distance to its child's joint: the child's rest translation. */
+#ifndef REACH_SKELETON_H
+#define REACH_SKELETON_H
+
+#include "vecmath.h"
+#include "status.h"
+
+REACH_EXTERN_C_BEGIN
+
+typedef enum reach_joint_type {
+    REACH_JOINT_BALL = 0,
+    REACH_JOINT_HINGE,
+    REACH_JOINT_CONE,
+    REACH_JOINT_PRISMATIC,
+    REACH_JOINT_FIXED
+} reach_joint_type;
+
+typedef struct reach_joint {
+    reach_joint_type type;
+    reach_vec3 axis;       /* unit, bone's rest frame: hinge and prismatic axis, cone centre */
+    reach_real min, max;   /* hinge angle (rad) or prismatic offset (rig units), min <= max */
+    reach_real cone_angle; /* cone swing half-angle (rad), in [0, pi] */
+    int has_twist;         /* cone: limit the twist about axis */
+    reach_real twist_min, twist_max; /* cone twist range (rad), within [-pi, pi] */
+} reach_joint;
+
+REACH_API reach_joint reach_joint_ball(void);
+REACH_API reach_joint reach_joint_fixed(void);
+REACH_API reach_joint reach_joint_hinge(reach_vec3 axis, reach_real min, reach_real max);
+REACH_API reach_joint reach_joint_cone(reach_vec3 axis, reach_real cone_angle);
+REACH_API reach_joint reach_joint_cone_twist(reach_vec3 axis, reach_real cone_angle, reach_real twist_min,
+                                             reach_real twist_max);
+REACH_API reach_joint reach_joint_prismatic(reach_vec3 axis, reach_real min, reach_real max);
+
+/* Joints with a single scalar value (hinge and prismatic) count as one "joint value" each. */
+static inline int reach_joint_has_value(reach_joint_type type) {
+    return type == REACH_JOINT_HINGE || type == REACH_JOINT_PRISMATIC;
+}
+
+typedef struct reach_skeleton {
+    int bone_count;
+    const int *parents;          /* parents[i] in [-1, i); -1 marks a root */
+    const reach_transform *rest; /* local rest transforms */
+    const reach_joint *joints;   /* NULL: every bone is a ball joint */
+} reach_skeleton;
+
+/* Checks the arrays: parents in order and in range, finite rest transforms with non-zero
+ * quaternions, unit joint axes (to 1e-3), ordered and in-range limits. On failure, *bad_bone
+ * (if not NULL) receives the first offending bone's index. */
+REACH_API reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bone);
+
+/* The joint of bone i (a ball joint when the skeleton has no joint array). */
+REACH_API reach_joint reach_skeleton_joint(const reach_skeleton *skeleton, int bone);
+
+/* Copies the rest transforms into a pose. */
+REACH_API void reach_pose_rest(const reach_skeleton *skeleton, reach_transform *local);
+
+/* local → world for every bone. A root bone's world transform is its local transform.
+ * Does not validate the skeleton (call reach_skeleton_validate once when you build it). */
+REACH_API void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transform *local,
+                                        reach_transform *world);
+
+/* ---- joint values ----------------------------------------------------------------------- */
+
+/* The number of hinge and prismatic joints: the length of a joint-value vector. */
+REACH_API int reach_skeleton_value_count(const reach_skeleton *skeleton);
+
+/* Reads the hinge angles and prismatic offsets of a pose, in bone order. */
+REACH_API void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform *local, reach_real *values);
+
+/* Sets the hinge and prismatic bones of a pose from values in bone order (other bones are left
+ * as they are). Values outside a joint's limits are an error unless clamp is nonzero, in which
+ * case they are clamped. Non-finite values are an error; the pose is untouched on error. */
+REACH_API reach_status reach_pose_set_values(const reach_skeleton *skeleton, const reach_real *values, int count,
+                                             int clamp, reach_transform *local);
+
+/* ---- chains ----------------------------------------------------------------------------- */
+
+/* The bones from root_bone down to tip_bone, root first, written to bones[0 .. *count).
+ * REACH_ERROR_BAD_CHAIN when tip_bone does not descend from root_bone;
+ * REACH_ERROR_BUFFER_TOO_SMALL (with *count set to the size needed) when capacity is short. */
+REACH_API reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int tip_bone, int *bones,
+                                        int capacity, int *count);
+
+/* The way back from positions to rotations for a chain. positions[k] is the new world position
+ * of the joint of chain bone k (k = 0 is the chain's root, which does not move). Each bone but
+ * the tip turns by the smallest swing that takes its old direction toward the next joint to the
+ * new one, which keeps its twist; the tip keeps its world rotation. Bones are taken to keep
+ * their lengths (the positions come from a solver that keeps them); forward kinematics of the
+ * result reproduces the directions exactly and the positions to rounding.
+ * world must hold the current world transforms of the pose (from reach_forward_kinematics); both
+ * local and world are updated for the chain's bones and their descendants stay consistent
+ * once forward kinematics runs again. */
+REACH_API reach_status reach_chain_apply_positions(const reach_skeleton *skeleton, const int *chain, int count,
+                                                   const reach_vec3 *positions, reach_transform *local,
+                                                   reach_transform *world);
+
+REACH_EXTERN_C_END
+
+#endif

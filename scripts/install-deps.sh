@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a task needs, only those missing. Idempotent, non-interactive.
+# Usage: scripts/install-deps.sh GROUP...   (groups: build test cli demo web bench docs)
+set -euo pipefail
+
+declare -A GROUP=(
+  [build]="cmake make gcc clang pkg-config"
+  [test]="libcmocka-dev cppcheck clang-format valgrind libclang-rt-14-dev"
+  [cli]="libcjson-dev"
+  [demo]="libcairo2-dev libgif-dev"
+  [web]="lld wasi-libc libclang-rt-14-dev-wasm32 chromium nodejs npm"
+  [bench]="liborocos-kdl-dev g++"
+  [docs]="doxygen"
+)
+
+want=()
+for g in "$@"; do
+  [[ -n "${GROUP[$g]+x}" ]] || { echo "install-deps: unknown group '$g'" >&2; exit 2; }
+  for p in ${GROUP[$g]}; do
+    # Node.js may come from another Debian-format repack that already bundles npm.
+    case $p in nodejs) command -v node >/dev/null && continue ;; npm) command -v npm >/dev/null && continue ;; esac
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || want+=("$p")
+  done
+done
+[[ ${#want[@]} -eq 0 ]] && exit 0
+
+echo "install-deps: installing ${want[*]}"
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${want[@]}"

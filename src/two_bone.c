@@ -1,0 +1,236 @@
+/* Analytic two-bone IK: the 3-D solver, and the 2-D one built on the same core. */
+#include <math.h>
+
+#include "internal.h"
+#include "reach/two_bone.h"
+
+reach_two_bone_options reach_two_bone_default_options(void) {
+    reach_two_bone_options o;
+    o.weight = 1;
+    o.soft_distance = 0;
+    o.max_stretch = 1;
+    o.tolerance = 0;
+    o.rotations = 1;
+    return o;
+}
+
+reach_status reach__two_bone_check_options(const reach_two_bone_options *o) {
+    if (!reach_is_finite(o->weight) || !reach_is_finite(o->soft_distance) ||
+        !reach_is_finite(o->max_stretch) || !reach_is_finite(o->tolerance))
+        return REACH_ERROR_NOT_FINITE;
+    if (o->weight < 0 || o->weight > 1 || o->soft_distance < 0 || o->max_stretch < 1 || o->tolerance < 0)
+        return REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_OK;
+}
+
+/* How the bend plane is chosen. */
+typedef enum bend_mode {
+    BEND_POLE,   /* toward a pole point, falling back to the current plane */
+    BEND_CURRENT,/* keep the plane the limb is bent in now */
+    BEND_NORMAL  /* a fixed plane normal: the mid joint goes to normal × direction (2-D) */
+} bend_mode;
+
+typedef struct core_input {
+    reach_vec3 root, mid, end, target;
+    reach_vec3 bend; /* the pole point, or the plane normal for BEND_NORMAL */
+    bend_mode mode;
+} core_input;
+
+/* Below this sine of the angle to the root→target line, a pole or a bent limb says nothing
+ * reliable about the bend plane, and the next fallback is used. */
+#define BEND_PLANE_EPSILON (16 * REACH_REAL_EPSILON)
+
+/* The mid joint's foot along the base and its height above it, for a triangle with sides
+ * l1, l2 and base d already clamped to [|l1 − l2|, l1 + l2]. The products are arranged so
+ * that no difference of squares cancels badly. */
+static void triangle(reach_real l1, reach_real l2, reach_real d, reach_real *a, reach_real *h) {
+    reach_real foot = d > 0 ? (d * d + (l1 - l2) * (l1 + l2)) / (2 * d) : 0;
+    foot = reach_clamp(foot, -l1, l1);
+    *a = foot;
+    *h = reach_sqrt(reach_max((l1 - foot) * (l1 + foot), 0));
+}
+
+/* A unit vector in the bend plane, perpendicular to the unit direction u. The pole comes
+ * first; where it is on the line, the current bend; where the limb is straight, a fixed
+ * perpendicular of u (continuous in u). All vectors here are relative to the root. */
+static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 upper, reach_vec3 to_pole) {
+    if (in->mode == BEND_NORMAL) {
+        return reach_vec3_normalize_safe(reach_vec3_cross(in->bend, u), reach_vec3_any_perpendicular(u));
+    }
+    if (in->mode == BEND_POLE) {
+        reach_vec3 p = reach_vec3_reject(reach_vec3_normalize_safe(to_pole, reach_vec3_zero()), u);
+        if (reach_vec3_length(p) > BEND_PLANE_EPSILON) return reach_vec3_normalize_safe(p, u);
+    }
+    reach_vec3 m = reach_vec3_reject(reach_vec3_normalize_safe(upper, reach_vec3_zero()), u);
+    if (reach_vec3_length(m) > BEND_PLANE_EPSILON) return reach_vec3_normalize_safe(m, u);
+    return reach_vec3_any_perpendicular(u);
+}
+
+/* 2^e closest above the magnitude of x, so that dividing by it is exact. */
+static reach_real power_of_two_scale(reach_real x) {
+    int e = 0;
+#ifdef REACH_DOUBLE
+    (void)frexp(x, &e);
+    return ldexp(1.0, e);
+#else
+    (void)frexpf(x, &e);
+    return ldexpf(1.0f, e);
+#endif
+}
+
+static reach_status solve_core(const core_input *in, const reach_two_bone_options *opt, reach_two_bone_output *out) {
+    reach_status st = reach__two_bone_check_options(opt);
+    if (st != REACH_OK) return st;
+    if (!reach_vec3_is_finite(in->root) || !reach_vec3_is_finite(in->mid) || !reach_vec3_is_finite(in->end) ||
+        !reach_vec3_is_finite(in->target) || !reach_vec3_is_finite(in->bend))
+        return REACH_ERROR_NOT_FINITE;
+
+    reach_vec3 upper = reach_vec3_sub(in->mid, in->root);
+    reach_vec3 lower = reach_vec3_sub(in->end, in->mid);
+    reach_vec3 to_target = reach_vec3_sub(in->target, in->root);
+    reach_vec3 to_pole = reach_vec3_sub(in->bend, in->root);
+    if (!reach_vec3_is_finite(upper) || !reach_vec3_is_finite(lower) || !reach_vec3_is_finite(to_target) ||
+        !reach_vec3_is_finite(to_pole))
+        return REACH_ERROR_OUT_OF_RANGE;
+
+    /* Work in units of a power of two near the limb's size: exact to divide by, and it keeps
+     * every square below within range for limbs from 1e-30 to 1e30. */
+    reach_real size = reach_max(reach_vec3_max_abs(upper), reach_vec3_max_abs(lower));
+    if (!(size > 0)) return REACH_ERROR_ZERO_LENGTH;
+    reach_real scale = power_of_two_scale(size), inv_scale = 1 / scale;
+    reach_vec3 upper_s = reach_vec3_scale(upper, inv_scale), lower_s = reach_vec3_scale(lower, inv_scale);
+    reach_real l1 = reach_vec3_length(upper_s), l2 = reach_vec3_length(lower_s);
+    reach_real chain = l1 + l2;
+    if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain)
+        return REACH_ERROR_ZERO_LENGTH;
+
+    /* Direction to the target; at the root it has none, so keep the limb's current aim. */
+    reach_vec3 current_aim = reach_vec3_normalize_safe(reach_vec3_add(upper_s, lower_s),
+                                                       reach_vec3_normalize_safe(upper_s, reach_vec3_make(1, 0, 0)));
+    reach_vec3 u = reach_vec3_normalize_safe(to_target, current_aim);
+    /* May be infinite for a far target in a tiny unit; it is only compared and clamped. */
+    reach_real d = reach_vec3_length_robust(to_target) * inv_scale;
+    reach_vec3 n = bend_direction(in, u, upper_s, to_pole);
+
+    /* Soft IK and stretch change the distance we aim for and the lengths we have. */
+    reach_real goal = d;
+    reach_real soft = opt->soft_distance * inv_scale;
+    if (soft > 0 && d > chain - soft) {
+        reach_real start = reach_max(chain - soft, 0);
+        reach_real s = chain - start;
+        goal = start + s * (1 - reach_exp(-(d - start) / s));
+    }
+    reach_real stretch = 1;
+    if (opt->max_stretch > 1) {
+        reach_real base = goal < d ? goal : chain; /* soft: make up the softening; else reach d */
+        if (d > base) stretch = reach_min(d / base, opt->max_stretch);
+        if (soft > 0) goal = goal * stretch;
+    }
+    reach_real sl1 = l1 * stretch, sl2 = l2 * stretch;
+    reach_real dc = reach_clamp(goal, reach_fabs(sl1 - sl2), sl1 + sl2);
+    reach_real a, h;
+    triangle(sl1, sl2, dc, &a, &h);
+    reach_vec3 mid_s = reach_vec3_add(reach_vec3_scale(u, a), reach_vec3_scale(n, h));
+    reach_vec3 end_s = reach_vec3_scale(u, dc);
+
+    reach_two_bone_output r;
+    r.root_rotation = reach_quat_identity();
+    r.mid_rotation = reach_quat_identity();
+    if (opt->rotations || opt->weight < 1) {
+        reach_vec3 upper_dir = reach_vec3_scale(upper_s, 1 / l1);
+        reach_vec3 new_upper_dir = reach_vec3_normalize_safe(mid_s, upper_dir);
+        reach_quat q_root = reach_quat_shortest_arc(upper_dir, new_upper_dir);
+        reach_vec3 turned_lower = reach_quat_rotate(q_root, reach_vec3_scale(lower_s, 1 / l2));
+        reach_vec3 new_lower_dir = reach_vec3_normalize_safe(reach_vec3_sub(end_s, mid_s), turned_lower);
+        reach_quat q_mid = reach_quat_shortest_arc(turned_lower, new_lower_dir);
+        if (opt->weight < 1) {
+            /* Blend each bone's total world rotation from identity, then rebuild the joints by
+             * forward kinematics so the lengths stay exact. */
+            reach_real w = opt->weight;
+            reach_quat q_upper = reach_quat_slerp(reach_quat_identity(), q_root, w);
+            reach_quat q_lower = reach_quat_slerp(reach_quat_identity(), reach_quat_mul(q_mid, q_root), w);
+            reach_real sw = 1 + (stretch - 1) * w;
+            sl1 = l1 * sw;
+            sl2 = l2 * sw;
+            mid_s = reach_vec3_scale(reach_quat_rotate(q_upper, upper_s), sw);
+            end_s = reach_vec3_add(mid_s, reach_vec3_scale(reach_quat_rotate(q_lower, lower_s), sw));
+            q_root = q_upper;
+            q_mid = reach_quat_mul(q_lower, reach_quat_conjugate(q_upper));
+        }
+        if (opt->rotations) {
+            r.root_rotation = q_root;
+            r.mid_rotation = q_mid;
+        }
+    }
+
+    r.mid = reach_vec3_mad(in->root, mid_s, scale);
+    r.end = reach_vec3_mad(in->root, end_s, scale);
+    r.upper_length = sl1 * scale;
+    r.lower_length = sl2 * scale;
+    r.residual = reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+    reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
+    r.reached = r.residual <= tolerance;
+    if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end)) return REACH_ERROR_OUT_OF_RANGE;
+    *out = r;
+    return REACH_OK;
+}
+
+reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
+                                  reach_two_bone_output *out) {
+    REACH_CHECK_ARG(in && out);
+    reach_two_bone_options defaults = reach_two_bone_default_options();
+    core_input c;
+    c.root = in->root;
+    c.mid = in->mid;
+    c.end = in->end;
+    c.target = in->target;
+    c.bend = in->use_pole ? in->pole : in->root;
+    c.mode = in->use_pole ? BEND_POLE : BEND_CURRENT;
+    return solve_core(&c, options ? options : &defaults, out);
+}
+
+static reach_vec3 lift(reach_vec2 v) { return reach_vec3_make(v.x, v.y, 0); }
+static reach_vec2 flat(reach_vec3 v) { return reach_vec2_make(v.x, v.y); }
+
+/* A rotation about +z as the unit complex number (cos θ, sin θ). */
+static reach_vec2 quat_to_complex(reach_quat q) {
+    /* q = (0, 0, sin θ/2, cos θ/2): the double-angle formulas need no trigonometry. */
+    reach_real c = q.w * q.w - q.z * q.z, s = 2 * q.w * q.z;
+    return reach_vec2_normalize_safe(reach_vec2_make(c, s), reach_vec2_make(1, 0));
+}
+
+reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const reach_two_bone_options *options,
+                                     reach_two_bone_2d_output *out) {
+    REACH_CHECK_ARG(in && out);
+    if (in->bend != REACH_BEND_CCW && in->bend != REACH_BEND_CW) return REACH_ERROR_INVALID_ARGUMENT;
+    reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
+    int want_rotations = opt.rotations;
+    opt.rotations = 1; /* the 2-D rotations come from the 3-D ones, about +z */
+    core_input c;
+    c.root = lift(in->root);
+    c.mid = lift(in->mid);
+    c.end = lift(in->end);
+    c.target = lift(in->target);
+    c.bend = reach_vec3_make(0, 0, (reach_real)in->bend);
+    c.mode = BEND_NORMAL;
+    reach_two_bone_output r3;
+    reach_status st = solve_core(&c, &opt, &r3);
+    if (st != REACH_OK) return st;
+
+    reach_two_bone_2d_output r;
+    r.mid = flat(r3.mid);
+    r.end = flat(r3.end);
+    /* Reflect the mid joint across the root→end line for the other solution. */
+    reach_vec2 axis = reach_vec2_normalize_safe(reach_vec2_sub(r.end, in->root), reach_vec2_make(1, 0));
+    reach_vec2 rel = reach_vec2_sub(r.mid, in->root);
+    reach_vec2 along = reach_vec2_scale(axis, 2 * reach_vec2_dot(rel, axis));
+    r.mid_mirror = reach_vec2_add(in->root, reach_vec2_sub(along, rel));
+    r.root_rotation = want_rotations ? quat_to_complex(r3.root_rotation) : reach_vec2_make(1, 0);
+    r.mid_rotation = want_rotations ? quat_to_complex(r3.mid_rotation) : reach_vec2_make(1, 0);
+    r.upper_length = r3.upper_length;
+    r.lower_length = r3.lower_length;
+    r.residual = r3.residual;
+    r.reached = r3.reached;
+    *out = r;
+    return REACH_OK;
+}

@@ -1,0 +1,93 @@
+/* Two-bone IK on a hierarchy: from local transforms under any parent to new local rotations.
+ *
+ * The solve runs in the space of the root's parent. There the chain is a rigid rotation-and-
+ * translation hierarchy, so the bones keep their lengths however the parent scales or mirrors
+ * the world, and the parent's affine map carries the solved pose back out exactly. */
+#include "internal.h"
+#include "reach/two_bone.h"
+
+static int transform_is_finite(reach_transform t) {
+    return reach_quat_is_finite(t.rotation) && reach_vec3_is_finite(t.translation);
+}
+
+static int quat_has_length(reach_quat q) { return reach_quat_dot(q, q) > 0; }
+
+reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_options *options,
+                                      reach_two_bone_rig_output *out) {
+    REACH_CHECK_ARG(in && out);
+    reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
+    reach_status st = reach__two_bone_check_options(&opt);
+    if (st != REACH_OK) return st;
+    if (!reach_affine_is_finite(in->parent_world) || !transform_is_finite(in->root_local) ||
+        !transform_is_finite(in->mid_local) || !transform_is_finite(in->end_local) ||
+        !reach_vec3_is_finite(in->target) || (in->use_pole && !reach_vec3_is_finite(in->pole)) ||
+        (in->use_end_orientation && !reach_quat_is_finite(in->end_orientation)))
+        return REACH_ERROR_NOT_FINITE;
+    if (!quat_has_length(in->root_local.rotation) || !quat_has_length(in->mid_local.rotation) ||
+        !quat_has_length(in->end_local.rotation) ||
+        (in->use_end_orientation && !quat_has_length(in->end_orientation)))
+        return REACH_ERROR_BAD_QUATERNION;
+    reach_affine to_parent;
+    if (!reach_affine_inverse(in->parent_world, &to_parent)) return REACH_ERROR_INVALID_ARGUMENT;
+
+    /* Forward kinematics in the parent's space. */
+    reach_quat r_root = reach_quat_normalize_safe(in->root_local.rotation);
+    reach_quat r_mid = reach_quat_normalize_safe(in->mid_local.rotation);
+    reach_quat r_end = reach_quat_normalize_safe(in->end_local.rotation);
+    reach_vec3 root = in->root_local.translation;
+    reach_quat upper_frame = reach_quat_mul(r_root, r_mid); /* the mid joint's frame */
+    reach_vec3 mid = reach_vec3_add(root, reach_quat_rotate(r_root, in->mid_local.translation));
+    reach_vec3 end = reach_vec3_add(mid, reach_quat_rotate(upper_frame, in->end_local.translation));
+
+    reach_two_bone_input local_in;
+    local_in.root = root;
+    local_in.mid = mid;
+    local_in.end = end;
+    local_in.target = reach_affine_point(to_parent, in->target);
+    local_in.use_pole = in->use_pole;
+    local_in.pole = in->use_pole ? reach_affine_point(to_parent, in->pole) : root;
+    reach_two_bone_options local_opt = opt;
+    local_opt.rotations = 1;
+    local_opt.tolerance = 0; /* judged below, in world units */
+    reach_two_bone_output solved;
+    st = reach_two_bone_solve(&local_in, &local_opt, &solved);
+    if (st != REACH_OK) return st;
+
+    reach_two_bone_rig_output r;
+    reach_quat new_root = reach_quat_mul(solved.root_rotation, r_root);
+    reach_quat new_upper_frame = reach_quat_mul(reach_quat_mul(solved.mid_rotation, solved.root_rotation), upper_frame);
+    r.root_rotation = reach_quat_normalize_safe(new_root);
+    r.mid_rotation = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(new_root), new_upper_frame));
+
+    /* The end keeps its frame in the parent's space (so its world rotation), or takes the
+     * asked-for world rotation brought into that space. */
+    reach_quat end_frame = reach_quat_mul(upper_frame, r_end);
+    if (in->use_end_orientation) {
+        reach_mat3 wanted = reach_mat3_from_quat(reach_quat_normalize_safe(in->end_orientation));
+        end_frame = reach_quat_from_mat3(reach_mat3_mul(to_parent.linear, wanted));
+    }
+    r.end_rotation = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(new_upper_frame), end_frame));
+
+    reach_real upper_length = reach_vec3_distance(mid, root), lower_length = reach_vec3_distance(end, mid);
+    r.mid_translation = reach_vec3_scale(in->mid_local.translation, solved.upper_length / upper_length);
+    r.end_translation = reach_vec3_scale(in->end_local.translation, solved.lower_length / lower_length);
+
+    /* Forward kinematics of the result, so the reported positions are what a renderer shows. */
+    reach_vec3 new_mid = reach_vec3_add(root, reach_quat_rotate(r.root_rotation, r.mid_translation));
+    reach_quat mid_frame = reach_quat_mul(r.root_rotation, r.mid_rotation);
+    reach_vec3 new_end = reach_vec3_add(new_mid, reach_quat_rotate(mid_frame, r.end_translation));
+    r.mid = reach_affine_point(in->parent_world, new_mid);
+    r.end = reach_affine_point(in->parent_world, new_end);
+    if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end)) return REACH_ERROR_OUT_OF_RANGE;
+    r.residual = reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+
+    reach_vec3 world_root = reach_affine_point(in->parent_world, root);
+    reach_vec3 world_mid = reach_affine_point(in->parent_world, mid);
+    reach_vec3 world_end = reach_affine_point(in->parent_world, end);
+    reach_real world_chain = reach_vec3_length_robust(reach_vec3_sub(world_mid, world_root)) +
+                             reach_vec3_length_robust(reach_vec3_sub(world_end, world_mid));
+    reach_real tolerance = opt.tolerance > 0 ? opt.tolerance : REACH_R(1e-4) * world_chain;
+    r.reached = r.residual <= tolerance;
+    *out = r;
+    return REACH_OK;
+}

@@ -1,0 +1,84 @@
+#include "test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+test_rng test_rng_make(uint64_t seed) {
+    test_rng r;
+    r.state = seed;
+    return r;
+}
+
+uint64_t test_rng_next(test_rng *rng) {
+    uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double test_uniform_double(test_rng *rng, double lo, double hi) {
+    double unit = (double)(test_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
+    return lo + (hi - lo) * unit;
+}
+
+reach_real test_uniform(test_rng *rng, reach_real lo, reach_real hi) {
+    reach_real v = (reach_real)test_uniform_double(rng, (double)lo, (double)hi);
+    return v < hi ? v : lo; /* rounding to float may land on hi */
+}
+
+reach_vec3 test_unit_vec3(test_rng *rng) {
+    for (;;) {
+        reach_vec3 v = reach_vec3_make(test_uniform(rng, -1, 1), test_uniform(rng, -1, 1), test_uniform(rng, -1, 1));
+        reach_real l2 = reach_vec3_length_sq(v);
+        if (l2 > REACH_R(1e-4) && l2 <= 1) return reach_vec3_scale(v, 1 / reach_sqrt(l2));
+    }
+}
+
+reach_vec3 test_in_ball(test_rng *rng, reach_real radius) {
+    for (;;) {
+        reach_vec3 v = reach_vec3_make(test_uniform(rng, -1, 1), test_uniform(rng, -1, 1), test_uniform(rng, -1, 1));
+        if (reach_vec3_length_sq(v) <= 1) return reach_vec3_scale(v, radius);
+    }
+}
+
+reach_quat test_unit_quat(test_rng *rng) {
+    for (;;) {
+        reach_quat q = reach_quat_make(test_uniform(rng, -1, 1), test_uniform(rng, -1, 1), test_uniform(rng, -1, 1),
+                                       test_uniform(rng, -1, 1));
+        reach_real l2 = reach_quat_dot(q, q);
+        if (l2 > REACH_R(1e-4) && l2 <= 1) return reach_quat_normalize_safe(q);
+    }
+}
+
+void test_assert_near(double actual, double expected, double tolerance, const char *what, const char *file,
+                      int line) {
+    if (!(fabs(actual - expected) <= tolerance)) {
+        fail_msg("%s:%d: %s: got %.17g, expected %.17g (tolerance %.3g)", file, line, what, actual, expected,
+                 tolerance);
+    }
+}
+
+void test_assert_vec3_near(reach_vec3 a, reach_vec3 e, double tolerance, const char *what, const char *file,
+                           int line) {
+    double d = sqrt((double)(a.x - e.x) * (double)(a.x - e.x) + (double)(a.y - e.y) * (double)(a.y - e.y) +
+                    (double)(a.z - e.z) * (double)(a.z - e.z));
+    if (!(d <= tolerance)) {
+        fail_msg("%s:%d: %s: got (%.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g), off by %.3g (tolerance %.3g)",
+                 file, line, what, (double)a.x, (double)a.y, (double)a.z, (double)e.x, (double)e.y, (double)e.z, d,
+                 tolerance);
+    }
+}
+
+void test_assert_quat_near(reach_quat a, reach_quat e, double tolerance, const char *what, const char *file,
+                           int line) {
+    double dot = fabs((double)reach_quat_dot(a, e));
+    double off = 1.0 - (dot > 1.0 ? 1.0 : dot);
+    if (!(off <= tolerance)) {
+        fail_msg("%s:%d: %s: got (%.9g, %.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g, %.9g)", file, line, what,
+                 (double)a.x, (double)a.y, (double)a.z, (double)a.w, (double)e.x, (double)e.y, (double)e.z,
+                 (double)e.w);
+    }
+}
+
+int test_bytes_equal(const void *a, const void *b, size_t size) { return memcmp(a, b, size) == 0; }
