@@ -13,12 +13,12 @@
 #endif
 
 /* For required pointers and counts: assert in debug, report in release. */
-#define REACH_CHECK_ARG(condition)                                                                 \
-    do {                                                                                           \
-        if (!(condition)) {                                                                        \
-            REACH_ASSERT(!"reach: invalid argument: " #condition);                                  \
-            return REACH_ERROR_INVALID_ARGUMENT;                                                   \
-        }                                                                                          \
+#define REACH_CHECK_ARG(condition)                                                                                     \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            REACH_ASSERT(!"reach: invalid argument: " #condition);                                                     \
+            return REACH_ERROR_INVALID_ARGUMENT;                                                                       \
+        }                                                                                                              \
     } while (0)
 
 struct reach_two_bone_options;

@@ -15,8 +15,8 @@ reach_two_bone_options reach_two_bone_default_options(void) {
 }
 
 reach_status reach__two_bone_check_options(const reach_two_bone_options *o) {
-    if (!reach_is_finite(o->weight) || !reach_is_finite(o->soft_distance) ||
-        !reach_is_finite(o->max_stretch) || !reach_is_finite(o->tolerance))
+    if (!reach_is_finite(o->weight) || !reach_is_finite(o->soft_distance) || !reach_is_finite(o->max_stretch) ||
+        !reach_is_finite(o->tolerance))
         return REACH_ERROR_NOT_FINITE;
     if (o->weight < 0 || o->weight > 1 || o->soft_distance < 0 || o->max_stretch < 1 || o->tolerance < 0)
         return REACH_ERROR_INVALID_ARGUMENT;
@@ -25,9 +25,9 @@ reach_status reach__two_bone_check_options(const reach_two_bone_options *o) {
 
 /* How the bend plane is chosen. */
 typedef enum bend_mode {
-    BEND_POLE,   /* toward a pole point, falling back to the current plane */
-    BEND_CURRENT,/* keep the plane the limb is bent in now */
-    BEND_NORMAL  /* a fixed plane normal: the mid joint goes to normal × direction (2-D) */
+    BEND_POLE,    /* toward a pole point, falling back to the current plane */
+    BEND_CURRENT, /* keep the plane the limb is bent in now */
+    BEND_NORMAL   /* a fixed plane normal: the mid joint goes to normal × direction (2-D) */
 } bend_mode;
 
 typedef struct core_input {
@@ -101,8 +101,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_vec3 upper_s = reach_vec3_scale(upper, inv_scale), lower_s = reach_vec3_scale(lower, inv_scale);
     reach_real l1 = reach_vec3_length(upper_s), l2 = reach_vec3_length(lower_s);
     reach_real chain = l1 + l2;
-    if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain)
-        return REACH_ERROR_ZERO_LENGTH;
+    if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain) return REACH_ERROR_ZERO_LENGTH;
 
     /* Direction to the target; at the root it has none, so keep the limb's current aim. */
     reach_vec3 current_aim = reach_vec3_normalize_safe(reach_vec3_add(upper_s, lower_s),

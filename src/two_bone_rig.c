@@ -24,8 +24,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
         (in->use_end_orientation && !reach_quat_is_finite(in->end_orientation)))
         return REACH_ERROR_NOT_FINITE;
     if (!quat_has_length(in->root_local.rotation) || !quat_has_length(in->mid_local.rotation) ||
-        !quat_has_length(in->end_local.rotation) ||
-        (in->use_end_orientation && !quat_has_length(in->end_orientation)))
+        !quat_has_length(in->end_local.rotation) || (in->use_end_orientation && !quat_has_length(in->end_orientation)))
         return REACH_ERROR_BAD_QUATERNION;
     reach_affine to_parent;
     if (!reach_affine_inverse(in->parent_world, &to_parent)) return REACH_ERROR_INVALID_ARGUMENT;

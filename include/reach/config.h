@@ -7,27 +7,27 @@
 #ifndef REACH_CONFIG_H
 #define REACH_CONFIG_H
 
-#define REACH_VERSION_MAJOR 0
-#define REACH_VERSION_MINOR 1
-#define REACH_VERSION_PATCH 0
+#define REACH_VERSION_MAJOR  0
+#define REACH_VERSION_MINOR  1
+#define REACH_VERSION_PATCH  0
 #define REACH_VERSION_STRING "0.1.0"
 
 #ifdef REACH_DOUBLE
 typedef double reach_real;
 #define REACH_PRECISION_NAME "double"
 /* Machine epsilon of reach_real, and the relative size below which a length counts as zero. */
-#define REACH_REAL_EPSILON 2.220446049250313e-16
+#define REACH_REAL_EPSILON      2.220446049250313e-16
 #define REACH_ZERO_LENGTH_RATIO 1e-12
 #else
 typedef float reach_real;
-#define REACH_PRECISION_NAME "float"
-#define REACH_REAL_EPSILON 1.1920929e-07f
+#define REACH_PRECISION_NAME    "float"
+#define REACH_REAL_EPSILON      1.1920929e-07f
 #define REACH_ZERO_LENGTH_RATIO 1e-6f
 #endif
 
 #ifdef __cplusplus
 #define REACH_EXTERN_C_BEGIN extern "C" {
-#define REACH_EXTERN_C_END }
+#define REACH_EXTERN_C_END   }
 #else
 #define REACH_EXTERN_C_BEGIN
 #define REACH_EXTERN_C_END
@@ -61,8 +61,7 @@ REACH_API extern const int reach_precision_is_float;
 #endif
 
 #if defined(__GNUC__) && !defined(REACH_BUILDING)
-static const int *const reach__precision_guard __attribute__((used)) =
-    &REACH_PRECISION_GUARD_SYMBOL;
+static const int *const reach__precision_guard __attribute__((used)) = &REACH_PRECISION_GUARD_SYMBOL;
 #endif
 
 /* Run-time queries: the library's version ("0.1.0") and precision ("float" or "double"),

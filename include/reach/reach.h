@@ -1,7 +1,7 @@
 /* reach — inverse kinematics in C.
  *
  * The umbrella header: include this one. Layers, each using only those above it:
-  *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms
+ *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms
  *   two_bone               analytic two-bone IK in 2-D and 3-D
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  * See README.md and docs/ for the guide. */

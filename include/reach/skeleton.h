@@ -33,10 +33,10 @@ typedef enum reach_joint_type {
 
 typedef struct reach_joint {
     reach_joint_type type;
-    reach_vec3 axis;       /* unit, bone's rest frame: hinge and prismatic axis, cone centre */
-    reach_real min, max;   /* hinge angle (rad) or prismatic offset (rig units), min <= max */
-    reach_real cone_angle; /* cone swing half-angle (rad), in [0, pi] */
-    int has_twist;         /* cone: limit the twist about axis */
+    reach_vec3 axis;                 /* unit, bone's rest frame: hinge and prismatic axis, cone centre */
+    reach_real min, max;             /* hinge angle (rad) or prismatic offset (rig units), min <= max */
+    reach_real cone_angle;           /* cone swing half-angle (rad), in [0, pi] */
+    int has_twist;                   /* cone: limit the twist about axis */
     reach_real twist_min, twist_max; /* cone twist range (rad), within [-pi, pi] */
 } reach_joint;
 

@@ -73,8 +73,7 @@ typedef struct reach_two_bone_output {
     int reached;                           /* residual <= tolerance */
 } reach_two_bone_output;
 
-REACH_API reach_status reach_two_bone_solve(const reach_two_bone_input *in,
-                                            const reach_two_bone_options *options,
+REACH_API reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
                                             reach_two_bone_output *out);
 
 /* ---- 2-D -------------------------------------------------------------------------------- */
@@ -102,8 +101,7 @@ typedef struct reach_two_bone_2d_output {
     int reached;
 } reach_two_bone_2d_output;
 
-REACH_API reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in,
-                                               const reach_two_bone_options *options,
+REACH_API reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const reach_two_bone_options *options,
                                                reach_two_bone_2d_output *out);
 
 /* ---- bone rotations under arbitrary parents --------------------------------------------- */
@@ -113,8 +111,8 @@ REACH_API reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in
 typedef struct reach_two_bone_rig_input {
     reach_affine parent_world;
     reach_transform root_local, mid_local, end_local;
-    reach_vec3 target;      /* world */
-    reach_vec3 pole;        /* world; see reach_two_bone_input */
+    reach_vec3 target; /* world */
+    reach_vec3 pole;   /* world; see reach_two_bone_input */
     int use_pole;
     /* Optional world rotation for the end joint. Without it the end keeps the world rotation
      * it had. Under a scaled parent the rotation part is matched; under a mirrored parent the
@@ -138,8 +136,7 @@ typedef struct reach_two_bone_rig_output {
  * position exactly (to rounding) under translated, rotated, scaled and mirrored parents.
  * A singular parent transform is an error (REACH_ERROR_INVALID_ARGUMENT). */
 REACH_API reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in,
-                                                const reach_two_bone_options *options,
-                                                reach_two_bone_rig_output *out);
+                                                const reach_two_bone_options *options, reach_two_bone_rig_output *out);
 
 REACH_EXTERN_C_END
 

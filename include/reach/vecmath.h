@@ -46,24 +46,24 @@ typedef struct reach_affine {
 } reach_affine;
 
 #ifdef REACH_DOUBLE
-#define REACH_R(x) (x)
-#define reach_sqrt sqrt
-#define reach_fabs fabs
-#define reach_sin sin
-#define reach_cos cos
+#define REACH_R(x)  (x)
+#define reach_sqrt  sqrt
+#define reach_fabs  fabs
+#define reach_sin   sin
+#define reach_cos   cos
 #define reach_atan2 atan2
-#define reach_acos acos
-#define reach_exp exp
+#define reach_acos  acos
+#define reach_exp   exp
 #define reach_floor floor
 #else
-#define REACH_R(x) (x##f)
-#define reach_sqrt sqrtf
-#define reach_fabs fabsf
-#define reach_sin sinf
-#define reach_cos cosf
+#define REACH_R(x)  (x##f)
+#define reach_sqrt  sqrtf
+#define reach_fabs  fabsf
+#define reach_sin   sinf
+#define reach_cos   cosf
 #define reach_atan2 atan2f
-#define reach_acos acosf
-#define reach_exp expf
+#define reach_acos  acosf
+#define reach_exp   expf
 #define reach_floor floorf
 #endif
 
@@ -84,15 +84,9 @@ static inline reach_vec2 reach_vec2_make(reach_real x, reach_real y) {
     reach_vec2 v = {x, y};
     return v;
 }
-static inline reach_vec2 reach_vec2_add(reach_vec2 a, reach_vec2 b) {
-    return reach_vec2_make(a.x + b.x, a.y + b.y);
-}
-static inline reach_vec2 reach_vec2_sub(reach_vec2 a, reach_vec2 b) {
-    return reach_vec2_make(a.x - b.x, a.y - b.y);
-}
-static inline reach_vec2 reach_vec2_scale(reach_vec2 a, reach_real s) {
-    return reach_vec2_make(a.x * s, a.y * s);
-}
+static inline reach_vec2 reach_vec2_add(reach_vec2 a, reach_vec2 b) { return reach_vec2_make(a.x + b.x, a.y + b.y); }
+static inline reach_vec2 reach_vec2_sub(reach_vec2 a, reach_vec2 b) { return reach_vec2_make(a.x - b.x, a.y - b.y); }
+static inline reach_vec2 reach_vec2_scale(reach_vec2 a, reach_real s) { return reach_vec2_make(a.x * s, a.y * s); }
 static inline reach_real reach_vec2_dot(reach_vec2 a, reach_vec2 b) { return a.x * b.x + a.y * b.y; }
 /* The z component of the 3-D cross product: positive when b is counter-clockwise of a. */
 static inline reach_real reach_vec2_cross(reach_vec2 a, reach_vec2 b) { return a.x * b.y - a.y * b.x; }
@@ -145,9 +139,7 @@ static inline reach_vec3 reach_vec3_neg(reach_vec3 a) { return reach_vec3_make(-
 static inline reach_vec3 reach_vec3_mad(reach_vec3 a, reach_vec3 b, reach_real s) {
     return reach_vec3_make(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s);
 }
-static inline reach_real reach_vec3_dot(reach_vec3 a, reach_vec3 b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
+static inline reach_real reach_vec3_dot(reach_vec3 a, reach_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static inline reach_vec3 reach_vec3_cross(reach_vec3 a, reach_vec3 b) {
     return reach_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
@@ -217,8 +209,7 @@ static inline reach_quat reach_quat_neg(reach_quat q) { return reach_quat_make(-
 
 /* Hamilton product: the rotation b followed by the rotation a. */
 static inline reach_quat reach_quat_mul(reach_quat a, reach_quat b) {
-    return reach_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                           a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+    return reach_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
                            a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
 }
@@ -274,8 +265,8 @@ static inline reach_real reach_quat_angle_between(reach_quat a, reach_quat b) {
 /* Normalised linear interpolation along the shorter path. */
 static inline reach_quat reach_quat_nlerp(reach_quat a, reach_quat b, reach_real t) {
     if (reach_quat_dot(a, b) < 0) b = reach_quat_neg(b);
-    return reach_quat_normalize_safe(reach_quat_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
-                                                     a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t));
+    return reach_quat_normalize_safe(
+        reach_quat_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t));
 }
 
 /* Spherical interpolation along the shorter path; falls back to nlerp where the two are close. */

@@ -1,0 +1,249 @@
+/* The skeleton model: joints, validation, forward kinematics, joint values, chains, and the way
+ * back from solved positions to local rotations. */
+#include "internal.h"
+#include "reach/skeleton.h"
+
+/* ---- joints ----------------------------------------------------------------------------- */
+
+static reach_joint joint_make(reach_joint_type type, reach_vec3 axis) {
+    reach_joint j;
+    j.type = type;
+    j.axis = axis;
+    j.min = 0;
+    j.max = 0;
+    j.cone_angle = REACH_PI;
+    j.has_twist = 0;
+    j.twist_min = -REACH_PI;
+    j.twist_max = REACH_PI;
+    return j;
+}
+
+reach_joint reach_joint_ball(void) { return joint_make(REACH_JOINT_BALL, reach_vec3_make(0, 1, 0)); }
+reach_joint reach_joint_fixed(void) { return joint_make(REACH_JOINT_FIXED, reach_vec3_make(0, 1, 0)); }
+
+reach_joint reach_joint_hinge(reach_vec3 axis, reach_real min, reach_real max) {
+    reach_joint j = joint_make(REACH_JOINT_HINGE, axis);
+    j.min = min;
+    j.max = max;
+    return j;
+}
+
+reach_joint reach_joint_cone(reach_vec3 axis, reach_real cone_angle) {
+    reach_joint j = joint_make(REACH_JOINT_CONE, axis);
+    j.cone_angle = cone_angle;
+    return j;
+}
+
+reach_joint reach_joint_cone_twist(reach_vec3 axis, reach_real cone_angle, reach_real twist_min, reach_real twist_max) {
+    reach_joint j = reach_joint_cone(axis, cone_angle);
+    j.has_twist = 1;
+    j.twist_min = twist_min;
+    j.twist_max = twist_max;
+    return j;
+}
+
+reach_joint reach_joint_prismatic(reach_vec3 axis, reach_real min, reach_real max) {
+    reach_joint j = joint_make(REACH_JOINT_PRISMATIC, axis);
+    j.min = min;
+    j.max = max;
+    return j;
+}
+
+reach_joint reach_skeleton_joint(const reach_skeleton *skeleton, int bone) {
+    return skeleton->joints ? skeleton->joints[bone] : reach_joint_ball();
+}
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+/* Joint axes may be written by hand in a file: allow a little slack around unit length. */
+#define AXIS_UNIT_SLACK REACH_R(1e-3)
+
+static reach_status check_joint(const reach_joint *j) {
+    switch (j->type) {
+    case REACH_JOINT_BALL:
+    case REACH_JOINT_FIXED: return REACH_OK;
+    case REACH_JOINT_HINGE:
+    case REACH_JOINT_CONE:
+    case REACH_JOINT_PRISMATIC: break;
+    default: return REACH_ERROR_BAD_JOINT;
+    }
+    if (!reach_vec3_is_finite(j->axis) || !reach_is_finite(j->min) || !reach_is_finite(j->max) ||
+        !reach_is_finite(j->cone_angle) || !reach_is_finite(j->twist_min) || !reach_is_finite(j->twist_max))
+        return REACH_ERROR_NOT_FINITE;
+    if (reach_fabs(reach_vec3_length(j->axis) - 1) > AXIS_UNIT_SLACK) return REACH_ERROR_BAD_JOINT;
+    if (j->type == REACH_JOINT_CONE) {
+        if (j->cone_angle < 0 || j->cone_angle > REACH_PI) return REACH_ERROR_BAD_JOINT;
+        if (j->has_twist && (j->twist_min > j->twist_max || j->twist_min < -REACH_PI || j->twist_max > REACH_PI))
+            return REACH_ERROR_BAD_JOINT;
+        return REACH_OK;
+    }
+    if (j->min > j->max) return REACH_ERROR_BAD_JOINT;
+    if (j->type == REACH_JOINT_HINGE && (j->min < -2 * REACH_PI || j->max > 2 * REACH_PI)) return REACH_ERROR_BAD_JOINT;
+    return REACH_OK;
+}
+
+reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bone) {
+    REACH_CHECK_ARG(skeleton && skeleton->bone_count >= 0);
+    REACH_CHECK_ARG(skeleton->bone_count == 0 || (skeleton->parents && skeleton->rest));
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        reach_status st = REACH_OK;
+        int parent = skeleton->parents[i];
+        reach_transform rest = skeleton->rest[i];
+        if (parent < -1 || parent >= i)
+            st = REACH_ERROR_BAD_PARENT;
+        else if (!reach_quat_is_finite(rest.rotation) || !reach_vec3_is_finite(rest.translation))
+            st = REACH_ERROR_NOT_FINITE;
+        else if (!(reach_quat_dot(rest.rotation, rest.rotation) > 0))
+            st = REACH_ERROR_BAD_QUATERNION;
+        else if (skeleton->joints)
+            st = check_joint(&skeleton->joints[i]);
+        if (st != REACH_OK) {
+            if (bad_bone) *bad_bone = i;
+            return st;
+        }
+    }
+    return REACH_OK;
+}
+
+/* ---- poses and forward kinematics ------------------------------------------------------- */
+
+void reach_pose_rest(const reach_skeleton *skeleton, reach_transform *local) {
+    for (int i = 0; i < skeleton->bone_count; ++i)
+        local[i] = skeleton->rest[i];
+}
+
+void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transform *local, reach_transform *world) {
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        int parent = skeleton->parents[i];
+        world[i] = parent < 0 ? local[i] : reach_transform_mul(world[parent], local[i]);
+    }
+}
+
+/* ---- joint values ----------------------------------------------------------------------- */
+
+int reach_skeleton_value_count(const reach_skeleton *skeleton) {
+    int n = 0;
+    if (!skeleton->joints) return 0;
+    for (int i = 0; i < skeleton->bone_count; ++i)
+        n += reach_joint_has_value(skeleton->joints[i].type);
+    return n;
+}
+
+void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform *local, reach_real *values) {
+    if (!skeleton->joints) return;
+    int n = 0;
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        const reach_joint *j = &skeleton->joints[i];
+        reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(skeleton->rest[i].rotation));
+        if (j->type == REACH_JOINT_HINGE) {
+            reach_quat delta = reach_quat_mul(rest_inverse, reach_quat_normalize_safe(local[i].rotation));
+            values[n++] = reach_quat_twist_angle(delta, j->axis);
+        } else if (j->type == REACH_JOINT_PRISMATIC) {
+            reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
+            values[n++] = reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), j->axis);
+        }
+    }
+}
+
+reach_status reach_pose_set_values(const reach_skeleton *skeleton, const reach_real *values, int count, int clamp,
+                                   reach_transform *local) {
+    REACH_CHECK_ARG(skeleton && local && (count == 0 || values));
+    if (count != reach_skeleton_value_count(skeleton)) return REACH_ERROR_INVALID_ARGUMENT;
+    /* Check everything before writing anything, so a bad value leaves the pose whole. */
+    int n = 0;
+    for (int i = 0; i < skeleton->bone_count && n < count; ++i) {
+        const reach_joint *j = &skeleton->joints[i];
+        if (!reach_joint_has_value(j->type)) continue;
+        reach_real v = values[n++];
+        if (!reach_is_finite(v)) return REACH_ERROR_NOT_FINITE;
+        if (!clamp && (v < j->min || v > j->max)) return REACH_ERROR_INVALID_ARGUMENT;
+    }
+    n = 0;
+    for (int i = 0; i < skeleton->bone_count && n < count; ++i) {
+        const reach_joint *j = &skeleton->joints[i];
+        if (!reach_joint_has_value(j->type)) continue;
+        reach_real v = reach_clamp(values[n++], j->min, j->max);
+        reach_transform rest = skeleton->rest[i];
+        if (j->type == REACH_JOINT_HINGE) {
+            local[i].rotation = reach_quat_mul(rest.rotation, reach_quat_from_axis_angle(j->axis, v));
+            local[i].translation = rest.translation;
+        } else {
+            local[i].rotation = rest.rotation;
+            local[i].translation = reach_vec3_mad(rest.translation, reach_quat_rotate(rest.rotation, j->axis), v);
+        }
+    }
+    return REACH_OK;
+}
+
+/* ---- chains ----------------------------------------------------------------------------- */
+
+reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int tip_bone, int *bones, int capacity,
+                              int *count) {
+    REACH_CHECK_ARG(skeleton && count && capacity >= 0 && (capacity == 0 || bones));
+    if (root_bone < 0 || root_bone >= skeleton->bone_count || tip_bone < 0 || tip_bone >= skeleton->bone_count)
+        return REACH_ERROR_BAD_CHAIN;
+    int length = 1;
+    int bone = tip_bone;
+    while (bone != root_bone) {
+        bone = skeleton->parents[bone];
+        /* Parents precede children, so walking up always ends; a root reached first means the
+         * tip does not descend from root_bone. */
+        if (bone < 0) return REACH_ERROR_BAD_CHAIN;
+        ++length;
+    }
+    if (length > capacity) {
+        *count = length;
+        return REACH_ERROR_BUFFER_TOO_SMALL;
+    }
+    bone = tip_bone;
+    for (int k = length - 1; k >= 0; --k) {
+        bones[k] = bone;
+        bone = skeleton->parents[bone];
+    }
+    *count = length;
+    return REACH_OK;
+}
+
+static reach_status check_chain(const reach_skeleton *skeleton, const int *chain, int count) {
+    for (int k = 0; k < count; ++k) {
+        if (chain[k] < 0 || chain[k] >= skeleton->bone_count) return REACH_ERROR_BAD_CHAIN;
+        if (k > 0 && skeleton->parents[chain[k]] != chain[k - 1]) return REACH_ERROR_BAD_CHAIN;
+    }
+    return REACH_OK;
+}
+
+reach_status reach_chain_apply_positions(const reach_skeleton *skeleton, const int *chain, int count,
+                                         const reach_vec3 *positions, reach_transform *local, reach_transform *world) {
+    REACH_CHECK_ARG(skeleton && chain && positions && local && world && count >= 1);
+    reach_status st = check_chain(skeleton, chain, count);
+    if (st != REACH_OK) return st;
+    for (int k = 0; k < count; ++k)
+        if (!reach_vec3_is_finite(positions[k])) return REACH_ERROR_NOT_FINITE;
+
+    int tip = chain[count - 1];
+    reach_quat tip_world_rotation = world[tip].rotation;
+    for (int k = 0; k + 1 < count; ++k) {
+        int bone = chain[k], next = chain[k + 1];
+        int parent = skeleton->parents[bone];
+        reach_quat parent_rotation = parent < 0 ? reach_quat_identity() : world[parent].rotation;
+        /* Swing the bone from where its child joint is now to where the solver put it. */
+        reach_vec3 old_dir = reach_quat_rotate(world[bone].rotation, local[next].translation);
+        reach_vec3 new_dir = reach_vec3_sub(positions[k + 1], world[bone].translation);
+        reach_vec3 from = reach_vec3_normalize_safe(old_dir, reach_vec3_zero());
+        reach_vec3 to = reach_vec3_normalize_safe(new_dir, from);
+        reach_quat swing = reach_vec3_length_sq(from) > 0 ? reach_quat_shortest_arc(from, to) : reach_quat_identity();
+        reach_quat bone_world = reach_quat_normalize_safe(reach_quat_mul(swing, world[bone].rotation));
+        local[bone].rotation =
+            reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(parent_rotation), bone_world));
+        world[bone].rotation = bone_world;
+        world[next] = reach_transform_mul(world[bone], local[next]);
+    }
+    /* The tip keeps its world rotation: its local rotation absorbs what its parents turned. */
+    if (count > 1) {
+        int parent = skeleton->parents[tip];
+        local[tip].rotation =
+            reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(world[parent].rotation), tip_world_rotation));
+        world[tip].rotation = tip_world_rotation;
+    }
+    return REACH_OK;
+}
