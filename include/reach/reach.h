@@ -4,6 +4,7 @@
  *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms
  *   two_bone               analytic two-bone IK in 2-D and 3-D
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
+ *   solver                 targets, settings and results shared by the iterative solvers
  * See README.md and docs/ for the guide. */
 #ifndef REACH_H
 #define REACH_H
@@ -11,6 +12,7 @@
 #include "config.h"
 #include "vecmath.h"
 #include "skeleton.h"
+#include "solver.h"
 #include "status.h"
 #include "two_bone.h"
 

@@ -1,0 +1,30 @@
+/* Defaults for what the iterative solvers share. */
+#include "reach/solver.h"
+
+reach_target reach_target_position(int bone, reach_vec3 position) {
+    reach_target t;
+    t.kind = REACH_TARGET_POSITION;
+    t.bone = bone;
+    t.position = position;
+    t.orientation = reach_quat_identity();
+    t.use_orientation = 0;
+    t.meet_bone = -1;
+    t.weight = 1;
+    return t;
+}
+
+reach_solver_settings reach_solver_default_settings(void) {
+    reach_solver_settings s;
+    s.max_iterations = 64;
+    s.tolerance = 0;
+    s.angle_tolerance = REACH_R(1e-4);
+    s.root_bone = -1;
+    s.fabrik_move_root = 0;
+    s.ccd_max_step = 0;
+    s.jacobian_method = REACH_JACOBIAN_SDLS;
+    s.damping = 0;
+    s.null_space = 1;
+    s.restarts = 0;
+    s.seed = 0x5eed;
+    return s;
+}
