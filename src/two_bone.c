@@ -51,18 +51,27 @@ static void triangle(reach_real l1, reach_real l2, reach_real d, reach_real *a, 
 }
 
 /* A unit vector in the bend plane, perpendicular to the unit direction u. The pole comes
- * first; where it is on the line, the current bend; where the limb is straight, a fixed
- * perpendicular of u (continuous in u). All vectors here are relative to the root. */
-static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 upper, reach_vec3 to_pole) {
+ * first. Where it says nothing (on the line, or none given), the limb keeps its current bend:
+ * the side its knee sticks out to from its own root→end line, which does not change as the
+ * target moves, so there is no flip. Where the limb is straight, the side of the mid joint
+ * off the target line; then a fixed perpendicular of u (continuous in u). All vectors are
+ * relative to the root. */
+static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 upper, reach_vec3 lower,
+                                 reach_vec3 to_pole) {
     if (in->mode == BEND_NORMAL) {
         return reach_vec3_normalize_safe(reach_vec3_cross(in->bend, u), reach_vec3_any_perpendicular(u));
     }
-    if (in->mode == BEND_POLE) {
-        reach_vec3 p = reach_vec3_reject(reach_vec3_normalize_safe(to_pole, reach_vec3_zero()), u);
+    reach_vec3 candidates[3];
+    int count = 0;
+    if (in->mode == BEND_POLE) candidates[count++] = reach_vec3_normalize_safe(to_pole, reach_vec3_zero());
+    reach_vec3 aim = reach_vec3_normalize_safe(reach_vec3_add(upper, lower), u);
+    reach_vec3 upper_dir = reach_vec3_normalize_safe(upper, u);
+    candidates[count++] = reach_vec3_reject(upper_dir, aim); /* the knee's side */
+    candidates[count++] = upper_dir;
+    for (int i = 0; i < count; ++i) {
+        reach_vec3 p = reach_vec3_reject(candidates[i], u);
         if (reach_vec3_length(p) > BEND_PLANE_EPSILON) return reach_vec3_normalize_safe(p, u);
     }
-    reach_vec3 m = reach_vec3_reject(reach_vec3_normalize_safe(upper, reach_vec3_zero()), u);
-    if (reach_vec3_length(m) > BEND_PLANE_EPSILON) return reach_vec3_normalize_safe(m, u);
     return reach_vec3_any_perpendicular(u);
 }
 
@@ -98,6 +107,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real size = reach_max(reach_vec3_max_abs(upper), reach_vec3_max_abs(lower));
     if (!(size > 0)) return REACH_ERROR_ZERO_LENGTH;
     reach_real scale = power_of_two_scale(size), inv_scale = 1 / scale;
+    if (!reach_is_finite(inv_scale)) return REACH_ERROR_OUT_OF_RANGE; /* bones below the normal range */
     reach_vec3 upper_s = reach_vec3_scale(upper, inv_scale), lower_s = reach_vec3_scale(lower, inv_scale);
     reach_real l1 = reach_vec3_length(upper_s), l2 = reach_vec3_length(lower_s);
     reach_real chain = l1 + l2;
@@ -109,7 +119,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_vec3 u = reach_vec3_normalize_safe(to_target, current_aim);
     /* May be infinite for a far target in a tiny unit; it is only compared and clamped. */
     reach_real d = reach_vec3_length_robust(to_target) * inv_scale;
-    reach_vec3 n = bend_direction(in, u, upper_s, to_pole);
+    reach_vec3 n = bend_direction(in, u, upper_s, lower_s, to_pole);
 
     /* Soft IK and stretch change the distance we aim for and the lengths we have. */
     reach_real goal = d;

@@ -106,15 +106,14 @@ static inline int reach_vec2_is_finite(reach_vec2 a) { return reach_is_finite(a.
 static inline reach_real reach_vec2_length_robust(reach_vec2 a) {
     reach_real m = reach_max(reach_fabs(a.x), reach_fabs(a.y));
     if (!(m > 0)) return 0;
-    a = reach_vec2_scale(a, 1 / m);
-    return m * reach_vec2_length(a);
+    return m * reach_vec2_length(reach_vec2_make(a.x / m, a.y / m));
 }
 
 /* Unit vector along a; the fallback where a has no direction (zero, or not finite). */
 static inline reach_vec2 reach_vec2_normalize_safe(reach_vec2 a, reach_vec2 fallback) {
     reach_real m = reach_max(reach_fabs(a.x), reach_fabs(a.y));
     if (!(m > 0) || !reach_is_finite(m)) return fallback;
-    a = reach_vec2_scale(a, 1 / m);
+    a = reach_vec2_make(a.x / m, a.y / m); /* divide: 1/m overflows for subnormal m */
     return reach_vec2_scale(a, 1 / reach_vec2_length(a));
 }
 
@@ -162,14 +161,14 @@ static inline reach_real reach_vec3_max_abs(reach_vec3 a) {
 static inline reach_real reach_vec3_length_robust(reach_vec3 a) {
     reach_real m = reach_vec3_max_abs(a);
     if (!(m > 0)) return 0;
-    return m * reach_vec3_length(reach_vec3_scale(a, 1 / m));
+    return m * reach_vec3_length(reach_vec3_make(a.x / m, a.y / m, a.z / m));
 }
 
 /* Unit vector along a; the fallback where a has no direction (zero, or not finite). */
 static inline reach_vec3 reach_vec3_normalize_safe(reach_vec3 a, reach_vec3 fallback) {
     reach_real m = reach_vec3_max_abs(a);
     if (!(m > 0) || !reach_is_finite(m)) return fallback;
-    a = reach_vec3_scale(a, 1 / m);
+    a = reach_vec3_make(a.x / m, a.y / m, a.z / m); /* divide: 1/m overflows for subnormal m */
     return reach_vec3_scale(a, 1 / reach_vec3_length(a));
 }
 
@@ -218,9 +217,8 @@ static inline reach_quat reach_quat_mul(reach_quat a, reach_quat b) {
 static inline reach_quat reach_quat_normalize_safe(reach_quat q) {
     reach_real m = reach_max(reach_max(reach_fabs(q.x), reach_fabs(q.y)), reach_max(reach_fabs(q.z), reach_fabs(q.w)));
     if (!(m > 0) || !reach_is_finite(m)) return reach_quat_identity();
-    reach_real inv = 1 / m;
-    q = reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
-    inv = 1 / reach_sqrt(reach_quat_dot(q, q));
+    q = reach_quat_make(q.x / m, q.y / m, q.z / m, q.w / m);
+    reach_real inv = 1 / reach_sqrt(reach_quat_dot(q, q));
     return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 
@@ -237,18 +235,20 @@ static inline reach_quat reach_quat_from_axis_angle(reach_vec3 axis, reach_real 
     return reach_quat_make(axis.x * s, axis.y * s, axis.z * s, reach_cos(angle * REACH_R(0.5)));
 }
 
-/* The smallest rotation taking the unit vector from to the unit vector to.
- * Built from the half-way vector, (from x to, 1 + from.to) normalised, which is exact near 0
- * degrees (no acos). At 180 degrees the axis is undefined; we rotate half a turn about a
- * perpendicular of from, which is well-defined and continuous away from that one seam. */
+/* The smallest rotation taking the unit vector from to the unit vector to: the quaternion
+ * (from x to, 1 + from.to), normalised. No acos, so it is exact near 0 degrees; and 1 + from.to
+ * is taken as |from + to|^2 / 2, which does not cancel near 180 degrees. At exactly 180 degrees
+ * the axis is undefined: we turn half a turn about reach_vec3_any_perpendicular(from), which is
+ * well-defined and keeps planar vectors in their plane. */
 static inline reach_quat reach_quat_shortest_arc(reach_vec3 from, reach_vec3 to) {
-    reach_real d = reach_vec3_dot(from, to);
-    if (d < -1 + 8 * REACH_REAL_EPSILON) {
+    reach_vec3 sum = reach_vec3_add(from, to);
+    reach_real w = reach_vec3_dot(sum, sum) * REACH_R(0.5);
+    if (w <= REACH_REAL_EPSILON * REACH_REAL_EPSILON) {
         reach_vec3 axis = reach_vec3_any_perpendicular(from);
         return reach_quat_make(axis.x, axis.y, axis.z, 0);
     }
     reach_vec3 c = reach_vec3_cross(from, to);
-    return reach_quat_normalize_safe(reach_quat_make(c.x, c.y, c.z, 1 + d));
+    return reach_quat_normalize_safe(reach_quat_make(c.x, c.y, c.z, w));
 }
 
 /* Rotation angle of a unit quaternion, in [0, pi]. atan2 keeps it accurate near 0 and pi. */

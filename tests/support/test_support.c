@@ -51,27 +51,24 @@ reach_quat test_unit_quat(test_rng *rng) {
     }
 }
 
-void test_assert_near(double actual, double expected, double tolerance, const char *what, const char *file,
-                      int line) {
+void test_assert_near(double actual, double expected, double tolerance, const char *what, const char *file, int line) {
     if (!(fabs(actual - expected) <= tolerance)) {
         fail_msg("%s:%d: %s: got %.17g, expected %.17g (tolerance %.3g)", file, line, what, actual, expected,
                  tolerance);
     }
 }
 
-void test_assert_vec3_near(reach_vec3 a, reach_vec3 e, double tolerance, const char *what, const char *file,
-                           int line) {
+void test_assert_vec3_near(reach_vec3 a, reach_vec3 e, double tolerance, const char *what, const char *file, int line) {
     double d = sqrt((double)(a.x - e.x) * (double)(a.x - e.x) + (double)(a.y - e.y) * (double)(a.y - e.y) +
                     (double)(a.z - e.z) * (double)(a.z - e.z));
     if (!(d <= tolerance)) {
-        fail_msg("%s:%d: %s: got (%.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g), off by %.3g (tolerance %.3g)",
-                 file, line, what, (double)a.x, (double)a.y, (double)a.z, (double)e.x, (double)e.y, (double)e.z, d,
+        fail_msg("%s:%d: %s: got (%.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g), off by %.3g (tolerance %.3g)", file,
+                 line, what, (double)a.x, (double)a.y, (double)a.z, (double)e.x, (double)e.y, (double)e.z, d,
                  tolerance);
     }
 }
 
-void test_assert_quat_near(reach_quat a, reach_quat e, double tolerance, const char *what, const char *file,
-                           int line) {
+void test_assert_quat_near(reach_quat a, reach_quat e, double tolerance, const char *what, const char *file, int line) {
     double dot = fabs((double)reach_quat_dot(a, e));
     double off = 1.0 - (dot > 1.0 ? 1.0 : dot);
     if (!(off <= tolerance)) {

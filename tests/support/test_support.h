@@ -14,10 +14,10 @@
 /* Tolerances that scale with the precision under test. */
 #ifdef REACH_DOUBLE
 #define TEST_LENGTH_TOL 1e-12
-#define TEST_REACH_TOL 1e-10
+#define TEST_REACH_TOL  1e-10
 #else
 #define TEST_LENGTH_TOL 1e-5f
-#define TEST_REACH_TOL 1e-5f
+#define TEST_REACH_TOL  1e-5f
 #endif
 
 /* Property-test sizes. */
@@ -40,18 +40,17 @@ reach_vec3 test_in_ball(test_rng *rng, reach_real radius);
 reach_quat test_unit_quat(test_rng *rng);
 
 /* Assertions with a message naming what differs. */
-void test_assert_near(double actual, double expected, double tolerance, const char *what, const char *file,
-                      int line);
-#define ASSERT_NEAR(actual, expected, tol, what)                                                   \
+void test_assert_near(double actual, double expected, double tolerance, const char *what, const char *file, int line);
+#define ASSERT_NEAR(actual, expected, tol, what)                                                                       \
     test_assert_near((double)(actual), (double)(expected), (double)(tol), what, __FILE__, __LINE__)
-void test_assert_vec3_near(reach_vec3 actual, reach_vec3 expected, double tolerance, const char *what,
-                           const char *file, int line);
-#define ASSERT_VEC3_NEAR(actual, expected, tol, what)                                              \
+void test_assert_vec3_near(reach_vec3 actual, reach_vec3 expected, double tolerance, const char *what, const char *file,
+                           int line);
+#define ASSERT_VEC3_NEAR(actual, expected, tol, what)                                                                  \
     test_assert_vec3_near(actual, expected, (double)(tol), what, __FILE__, __LINE__)
 /* Same rotation (q and -q are equal). */
-void test_assert_quat_near(reach_quat actual, reach_quat expected, double tolerance, const char *what,
-                           const char *file, int line);
-#define ASSERT_QUAT_NEAR(actual, expected, tol, what)                                              \
+void test_assert_quat_near(reach_quat actual, reach_quat expected, double tolerance, const char *what, const char *file,
+                           int line);
+#define ASSERT_QUAT_NEAR(actual, expected, tol, what)                                                                  \
     test_assert_quat_near(actual, expected, (double)(tol), what, __FILE__, __LINE__)
 
 int test_bytes_equal(const void *a, const void *b, size_t size);

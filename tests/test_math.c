@@ -1,0 +1,168 @@
+/* Vector, quaternion and transform math: exact cases and seeded properties. */
+#include "test_support.h"
+
+#ifdef REACH_DOUBLE
+#define ROT_TOL 1e-12
+#else
+#define ROT_TOL 2e-6
+#endif
+
+static void hamilton_product_follows_the_convention(void **state) {
+    (void)state;
+    /* i * j = k under the Hamilton convention. */
+    reach_quat i = reach_quat_make(1, 0, 0, 0), j = reach_quat_make(0, 1, 0, 0);
+    reach_quat k = reach_quat_mul(i, j);
+    ASSERT_QUAT_NEAR(k, reach_quat_make(0, 0, 1, 0), 0, "i*j");
+    /* mul(a, b) applies b first: a quarter turn about z after one about x. */
+    reach_quat about_x = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_PI / 2);
+    reach_quat about_z = reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_PI / 2);
+    reach_vec3 v = reach_quat_rotate(reach_quat_mul(about_z, about_x), reach_vec3_make(0, 1, 0));
+    /* y --x--> z --z--> z */
+    ASSERT_VEC3_NEAR(v, reach_vec3_make(0, 0, 1), ROT_TOL, "z after x applied to y");
+    v = reach_quat_rotate(about_z, reach_vec3_make(1, 0, 0));
+    ASSERT_VEC3_NEAR(v, reach_vec3_make(0, 1, 0), ROT_TOL, "right-handed quarter turn about z");
+}
+
+static void shortest_arc_maps_from_to_to(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(1);
+    for (int n = 0; n < TEST_CASES; ++n) {
+        reach_vec3 a = test_unit_vec3(&rng), b = test_unit_vec3(&rng);
+        reach_quat q = reach_quat_shortest_arc(a, b);
+        ASSERT_NEAR(reach_quat_dot(q, q), 1, 4 * ROT_TOL, "unit length");
+        ASSERT_VEC3_NEAR(reach_quat_rotate(q, a), b, 8 * ROT_TOL, "rotates a onto b");
+        /* Smallest: the rotation angle equals the angle between the vectors. */
+        reach_real angle = reach_atan2(reach_vec3_length(reach_vec3_cross(a, b)), reach_vec3_dot(a, b));
+        ASSERT_NEAR(reach_quat_angle(q), angle, 1e3 * ROT_TOL, "angle is the angle between");
+    }
+}
+
+static void shortest_arc_is_exact_near_zero_and_defined_at_half_turn(void **state) {
+    (void)state;
+    reach_vec3 a = reach_vec3_make(0, 0, 1);
+    reach_quat q = reach_quat_shortest_arc(a, a);
+    ASSERT_QUAT_NEAR(q, reach_quat_identity(), 0, "identical vectors give identity");
+    /* A tiny angle keeps its size (no acos of a number near 1). */
+    reach_real tiny = REACH_R(1e-4);
+    reach_vec3 b = reach_vec3_make(reach_sin(tiny), 0, reach_cos(tiny));
+    ASSERT_NEAR(reach_quat_angle(reach_quat_shortest_arc(a, b)), tiny, tiny * 1e-3, "tiny angle");
+    /* Opposite vectors: a half turn about some perpendicular, never NaN. */
+    reach_vec3 dirs[] = {reach_vec3_make(1, 0, 0), reach_vec3_make(0, 1, 0), reach_vec3_make(0, 0, 1),
+                         reach_vec3_make(REACH_R(0.6), REACH_R(0.8), 0)};
+    for (int i = 0; i < 4; ++i) {
+        q = reach_quat_shortest_arc(dirs[i], reach_vec3_neg(dirs[i]));
+        assert_true(reach_quat_is_finite(q));
+        ASSERT_VEC3_NEAR(reach_quat_rotate(q, dirs[i]), reach_vec3_neg(dirs[i]), ROT_TOL, "half turn");
+    }
+    /* Planar half turns stay in the plane: the axis is z. */
+    q = reach_quat_shortest_arc(dirs[3], reach_vec3_neg(dirs[3]));
+    ASSERT_NEAR(reach_fabs(q.z), 1, ROT_TOL, "planar half turn is about z");
+}
+
+static void normalize_safe_falls_back(void **state) {
+    (void)state;
+    reach_vec3 fallback = reach_vec3_make(0, 1, 0);
+    ASSERT_VEC3_NEAR(reach_vec3_normalize_safe(reach_vec3_zero(), fallback), fallback, 0, "zero");
+    reach_real nan = (reach_real)NAN, inf = (reach_real)INFINITY;
+    ASSERT_VEC3_NEAR(reach_vec3_normalize_safe(reach_vec3_make(nan, 0, 0), fallback), fallback, 0, "NaN");
+    ASSERT_VEC3_NEAR(reach_vec3_normalize_safe(reach_vec3_make(inf, 1, 0), fallback), fallback, 0, "inf");
+    /* Huge and tiny vectors normalise without overflow or underflow. */
+#ifdef REACH_DOUBLE
+    reach_real huge = 1e300, small = 1e-300;
+#else
+    reach_real huge = 1e37f, small = 1e-37f;
+#endif
+    ASSERT_VEC3_NEAR(reach_vec3_normalize_safe(reach_vec3_make(huge, huge, 0), fallback),
+                     reach_vec3_make(REACH_R(0.70710678118654752), REACH_R(0.70710678118654752), 0), ROT_TOL, "huge");
+    ASSERT_VEC3_NEAR(reach_vec3_normalize_safe(reach_vec3_make(0, small, small), fallback),
+                     reach_vec3_make(0, REACH_R(0.70710678118654752), REACH_R(0.70710678118654752)), ROT_TOL, "tiny");
+    ASSERT_NEAR(reach_vec3_length_robust(reach_vec3_make(huge, huge, huge)) / huge, reach_sqrt(3), ROT_TOL,
+                "robust length");
+    reach_quat q = reach_quat_normalize_safe(reach_quat_make(0, 0, 0, 0));
+    ASSERT_QUAT_NEAR(q, reach_quat_identity(), 0, "zero quaternion becomes identity");
+}
+
+static void any_perpendicular_is_unit_and_perpendicular(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(2);
+    for (int n = 0; n < TEST_CASES; ++n) {
+        reach_vec3 v = test_unit_vec3(&rng);
+        reach_vec3 p = reach_vec3_any_perpendicular(v);
+        ASSERT_NEAR(reach_vec3_length(p), 1, ROT_TOL, "unit");
+        ASSERT_NEAR(reach_vec3_dot(p, v), 0, ROT_TOL, "perpendicular");
+    }
+}
+
+static void matrices_and_quaternions_agree(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(3);
+    for (int n = 0; n < TEST_CASES / 10; ++n) {
+        reach_quat q = test_unit_quat(&rng);
+        reach_vec3 v = test_in_ball(&rng, 2);
+        reach_mat3 m = reach_mat3_from_quat(q);
+        ASSERT_VEC3_NEAR(reach_mat3_mul_vec3(m, v), reach_quat_rotate(q, v), 4 * ROT_TOL, "matrix rotates like q");
+        ASSERT_QUAT_NEAR(reach_quat_from_mat3(m), q, 4 * ROT_TOL, "matrix back to quaternion");
+        /* Scaled columns: the rotation part is recovered. */
+        m.col[0] = reach_vec3_scale(m.col[0], 3);
+        m.col[2] = reach_vec3_scale(m.col[2], REACH_R(0.25));
+        ASSERT_QUAT_NEAR(reach_quat_from_mat3(m), q, 4 * ROT_TOL, "rotation part of a scaled matrix");
+        reach_mat3 inv = m;
+        assert_true(reach_mat3_inverse(m, &inv));
+        ASSERT_VEC3_NEAR(reach_mat3_mul_vec3(inv, reach_mat3_mul_vec3(m, v)), v, 16 * ROT_TOL, "inverse");
+    }
+    reach_mat3 singular = {{reach_vec3_make(1, 0, 0), reach_vec3_make(2, 0, 0), reach_vec3_make(0, 0, 1)}};
+    reach_mat3 untouched = singular;
+    assert_false(reach_mat3_inverse(singular, &untouched));
+    assert_true(test_bytes_equal(&untouched, &singular, sizeof singular));
+}
+
+static void transforms_compose_and_invert(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(4);
+    for (int n = 0; n < TEST_CASES / 10; ++n) {
+        reach_transform a = reach_transform_make(test_unit_quat(&rng), test_in_ball(&rng, 5));
+        reach_transform b = reach_transform_make(test_unit_quat(&rng), test_in_ball(&rng, 5));
+        reach_vec3 p = test_in_ball(&rng, 5);
+        reach_vec3 composed = reach_transform_point(reach_transform_mul(a, b), p);
+        reach_vec3 stepwise = reach_transform_point(a, reach_transform_point(b, p));
+        ASSERT_VEC3_NEAR(composed, stepwise, 64 * ROT_TOL, "composition");
+        reach_vec3 back = reach_transform_point(reach_transform_inverse(a), reach_transform_point(a, p));
+        ASSERT_VEC3_NEAR(back, p, 64 * ROT_TOL, "inverse");
+        reach_affine fa = reach_affine_from_transform(a);
+        ASSERT_VEC3_NEAR(reach_affine_point(fa, p), reach_transform_point(a, p), 64 * ROT_TOL, "affine agrees");
+    }
+}
+
+static void slerp_and_twist(void **state) {
+    (void)state;
+    reach_vec3 z = reach_vec3_make(0, 0, 1);
+    reach_quat a = reach_quat_identity(), b = reach_quat_from_axis_angle(z, 2);
+    ASSERT_NEAR(reach_quat_angle(reach_quat_slerp(a, b, REACH_R(0.25))), REACH_R(0.5), ROT_TOL * 4, "slerp quarter");
+    ASSERT_NEAR(reach_quat_twist_angle(b, z), 2, ROT_TOL * 4, "twist about the rotation axis");
+    reach_quat swing = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_R(0.7));
+    ASSERT_NEAR(reach_quat_twist_angle(reach_quat_mul(swing, b), z), 2, ROT_TOL * 4, "twist under a swing");
+    ASSERT_NEAR(reach_quat_angle_between(b, b), 0, ROT_TOL * 4, "no angle to itself");
+}
+
+static void precision_queries_match_the_build(void **state) {
+    (void)state;
+    assert_int_equal(reach_real_size(), (int)sizeof(reach_real));
+    assert_string_equal(reach_precision(), REACH_PRECISION_NAME);
+    assert_string_equal(reach_version(), REACH_VERSION_STRING);
+    assert_string_equal(reach_status_string(REACH_ERROR_ZERO_LENGTH), "bone has zero length");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hamilton_product_follows_the_convention),
+        cmocka_unit_test(shortest_arc_maps_from_to_to),
+        cmocka_unit_test(shortest_arc_is_exact_near_zero_and_defined_at_half_turn),
+        cmocka_unit_test(normalize_safe_falls_back),
+        cmocka_unit_test(any_perpendicular_is_unit_and_perpendicular),
+        cmocka_unit_test(matrices_and_quaternions_agree),
+        cmocka_unit_test(transforms_compose_and_invert),
+        cmocka_unit_test(slerp_and_twist),
+        cmocka_unit_test(precision_queries_match_the_build),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
