@@ -6,10 +6,16 @@
 
 #include "reach/status.h"
 
-/* Programmer errors trip this in debug builds; define REACH_ASSERT when building reach to
- * route them elsewhere. Release builds still return REACH_ERROR_INVALID_ARGUMENT. */
+/* Programmer errors (a NULL where a pointer is required, a negative count) always return
+ * REACH_ERROR_INVALID_ARGUMENT. Building reach with REACH_ENABLE_ASSERT also stops there, through
+ * REACH_ASSERT, which an engine may define to route it to its own handler. */
+#ifdef REACH_ENABLE_ASSERT
 #ifndef REACH_ASSERT
 #define REACH_ASSERT(condition) assert(condition)
+#endif
+#else
+#undef REACH_ASSERT
+#define REACH_ASSERT(condition) ((void)0)
 #endif
 
 /* For required pointers and counts: assert in debug, report in release. */

@@ -3,9 +3,9 @@
  * Errors come in two tiers. What can happen at run time with data from a file or a user
  * (non-finite numbers, a zero-length bone, a broken hierarchy) is reported with a
  * reach_status, and the function leaves every output untouched. Programmer errors (a NULL
- * pointer where the documentation requires one) also return a status, and additionally trip
- * REACH_ASSERT in debug builds of the library; define REACH_ASSERT before building reach to
- * route those to your engine's own handler. */
+ * pointer where the documentation requires one) return REACH_ERROR_INVALID_ARGUMENT too; build
+ * reach with REACH_ENABLE_ASSERT defined to stop at them instead, through REACH_ASSERT (assert()
+ * unless you define it to route them to your engine's own handler). */
 #ifndef REACH_STATUS_H
 #define REACH_STATUS_H
 

@@ -1,0 +1,240 @@
+/* The skeleton model: validation errors by name, forward kinematics against a hand-built
+ * chain, joint values, chains, and positions back to rotations by a forward-kinematics round
+ * trip. */
+#include <string.h>
+
+#include "test_support.h"
+
+#define MAX_BONES 64
+
+typedef struct rig {
+    int parents[MAX_BONES];
+    reach_transform rest[MAX_BONES];
+    reach_joint joints[MAX_BONES];
+    reach_skeleton skeleton;
+} rig;
+
+/* A chain of n bones along +y, each `length` long, all ball joints. */
+static void make_chain(rig *r, int n, reach_real length) {
+    for (int i = 0; i < n; ++i) {
+        r->parents[i] = i - 1;
+        r->rest[i] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, i == 0 ? 0 : length, 0));
+        r->joints[i] = reach_joint_ball();
+    }
+    r->skeleton.bone_count = n;
+    r->skeleton.parents = r->parents;
+    r->skeleton.rest = r->rest;
+    r->skeleton.joints = r->joints;
+}
+
+static void validation_names_each_error(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 4, 1);
+    int bad = -1;
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_OK);
+
+    r.parents[2] = 3; /* parent after child: also how a cycle shows in parents-first order */
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_PARENT);
+    assert_int_equal(bad, 2);
+    r.parents[2] = 2; /* its own parent */
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_PARENT);
+    r.parents[2] = -2;
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_PARENT);
+    make_chain(&r, 4, 1);
+    r.rest[1].translation.x = (reach_real)NAN;
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(bad, 1);
+    make_chain(&r, 4, 1);
+    r.rest[3].rotation = reach_quat_make(0, 0, 0, 0);
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_QUATERNION);
+    make_chain(&r, 4, 1);
+    r.joints[1] = reach_joint_hinge(reach_vec3_make(0, 0, 2), -1, 1); /* not a unit axis */
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_JOINT);
+    r.joints[1] = reach_joint_hinge(reach_vec3_make(0, 0, 1), 1, -1); /* inverted limits */
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_JOINT);
+    r.joints[1] = reach_joint_cone(reach_vec3_make(0, 1, 0), 4); /* beyond a half turn */
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_JOINT);
+    r.joints[1] = reach_joint_cone_twist(reach_vec3_make(0, 1, 0), 1, REACH_R(0.5), -REACH_R(0.5));
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_JOINT);
+    r.joints[1] = reach_joint_prismatic(reach_vec3_make(0, 0, 1), 0, (reach_real)INFINITY);
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_NOT_FINITE);
+    r.joints[1].type = (reach_joint_type)42;
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_JOINT);
+    r.skeleton.bone_count = -1;
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_INVALID_ARGUMENT);
+}
+
+static void forward_kinematics_matches_composed_transforms(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(20);
+    for (int n = 0; n < 2000; ++n) {
+        rig r;
+        int count = 1 + (int)(test_rng_next(&rng) % MAX_BONES);
+        make_chain(&r, count, 1);
+        /* A random tree: any earlier bone may be the parent. */
+        for (int i = 1; i < count; ++i)
+            r.parents[i] = (int)(test_rng_next(&rng) % (uint64_t)i);
+        reach_transform local[MAX_BONES], world[MAX_BONES];
+        for (int i = 0; i < count; ++i)
+            local[i] = reach_transform_make(test_unit_quat(&rng), test_in_ball(&rng, 2));
+        reach_forward_kinematics(&r.skeleton, local, world);
+        for (int i = 0; i < count; ++i) {
+            /* Walk to the root and compose by hand, point by point. */
+            reach_vec3 p = reach_vec3_zero(), axis = reach_vec3_make(1, 0, 0);
+            reach_vec3 tip = axis;
+            for (int b = i; b >= 0; b = r.parents[b]) {
+                p = reach_transform_point(local[b], p);
+                tip = reach_transform_point(local[b], tip);
+            }
+            ASSERT_VEC3_NEAR(world[i].translation, p, TEST_REACH_TOL * 200, "joint position");
+            ASSERT_VEC3_NEAR(reach_transform_point(world[i], axis), tip, TEST_REACH_TOL * 200, "joint frame");
+        }
+    }
+}
+
+static void joint_values_round_trip_and_respect_limits(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 5, 1);
+    r.rest[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_R(0.3));
+    r.joints[1] = reach_joint_hinge(reach_vec3_make(0, 0, 1), -2, 1);
+    r.joints[2] = reach_joint_prismatic(reach_vec3_make(0, 1, 0), 0, REACH_R(0.5));
+    r.joints[3] = reach_joint_fixed();
+    r.joints[4] = reach_joint_hinge(reach_vec3_make(1, 0, 0), -1, 1);
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, NULL), REACH_OK);
+    assert_int_equal(reach_skeleton_value_count(&r.skeleton), 3);
+
+    reach_transform pose[5];
+    reach_pose_rest(&r.skeleton, pose);
+    const reach_real values[3] = {REACH_R(-1.5), REACH_R(0.25), REACH_R(0.75)};
+    assert_int_equal(reach_pose_set_values(&r.skeleton, values, 3, 0, pose), REACH_OK);
+    reach_real back[3];
+    reach_pose_get_values(&r.skeleton, pose, back);
+    for (int i = 0; i < 3; ++i)
+        ASSERT_NEAR(back[i], values[i], TEST_REACH_TOL * 10, "value round trip");
+    /* The hinge turned about its axis in its rest frame: the next bone's offset moved so. */
+    reach_transform world[5];
+    reach_forward_kinematics(&r.skeleton, pose, world);
+    reach_vec3 expected = reach_quat_rotate(
+        reach_quat_mul(r.rest[1].rotation, reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(-1.5))),
+        reach_vec3_make(0, 1 + REACH_R(0.25), 0));
+    ASSERT_VEC3_NEAR(reach_vec3_sub(world[2].translation, world[1].translation), expected, TEST_REACH_TOL * 10,
+                     "hinge then prismatic");
+
+    /* Out of limits: an error with the pose untouched, or clamped on request. */
+    reach_transform saved[5];
+    memcpy(saved, pose, sizeof pose);
+    const reach_real too_far[3] = {REACH_R(-2.5), 0, 0};
+    assert_int_equal(reach_pose_set_values(&r.skeleton, too_far, 3, 0, pose), REACH_ERROR_INVALID_ARGUMENT);
+    assert_true(test_bytes_equal(pose, saved, sizeof pose));
+    const reach_real not_finite[3] = {0, (reach_real)NAN, 0};
+    assert_int_equal(reach_pose_set_values(&r.skeleton, not_finite, 3, 1, pose), REACH_ERROR_NOT_FINITE);
+    assert_true(test_bytes_equal(pose, saved, sizeof pose));
+    assert_int_equal(reach_pose_set_values(&r.skeleton, too_far, 2, 1, pose), REACH_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(reach_pose_set_values(&r.skeleton, too_far, 3, 1, pose), REACH_OK);
+    reach_pose_get_values(&r.skeleton, pose, back);
+    ASSERT_NEAR(back[0], -2, TEST_REACH_TOL * 10, "clamped to the hinge's minimum");
+}
+
+static void chains_are_found_root_first(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 6, 1);
+    r.parents[4] = 1; /* a branch: 0-1-2-3 and 1-4-5 */
+    r.parents[5] = 4;
+    int bones[6], count = 0;
+    assert_int_equal(reach_chain_find(&r.skeleton, 0, 5, bones, 6, &count), REACH_OK);
+    assert_int_equal(count, 4);
+    assert_int_equal(bones[0], 0);
+    assert_int_equal(bones[1], 1);
+    assert_int_equal(bones[2], 4);
+    assert_int_equal(bones[3], 5);
+    assert_int_equal(reach_chain_find(&r.skeleton, 2, 5, bones, 6, &count), REACH_ERROR_BAD_CHAIN);
+    assert_int_equal(reach_chain_find(&r.skeleton, 0, 9, bones, 6, &count), REACH_ERROR_BAD_CHAIN);
+    assert_int_equal(reach_chain_find(&r.skeleton, 0, 3, bones, 2, &count), REACH_ERROR_BUFFER_TOO_SMALL);
+    assert_int_equal(count, 4);
+    assert_int_equal(reach_chain_find(&r.skeleton, 3, 3, bones, 6, &count), REACH_OK);
+    assert_int_equal(count, 1);
+}
+
+/* Random new joint positions with the bone lengths kept (random directions), pushed back into
+ * rotations, then forward kinematics must reproduce them; the tip keeps its world rotation. */
+static void positions_back_to_rotations_round_trip(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(21);
+    for (int n = 0; n < 5000; ++n) {
+        rig r;
+        int count = 2 + (int)(test_rng_next(&rng) % 30);
+        make_chain(&r, count, 1);
+        for (int i = 0; i < count; ++i)
+            r.rest[i] = reach_transform_make(
+                test_unit_quat(&rng),
+                i == 0 ? test_in_ball(&rng, 3)
+                       : reach_vec3_scale(test_unit_vec3(&rng), test_uniform(&rng, REACH_R(0.2), 2)));
+        reach_transform local[MAX_BONES], world[MAX_BONES];
+        reach_pose_rest(&r.skeleton, local);
+        reach_forward_kinematics(&r.skeleton, local, world);
+        reach_quat tip_rotation = world[count - 1].rotation;
+        int chain[MAX_BONES];
+        reach_vec3 positions[MAX_BONES];
+        for (int k = 0; k < count; ++k)
+            chain[k] = k;
+        positions[0] = world[0].translation;
+        for (int k = 1; k < count; ++k) {
+            reach_real length = reach_vec3_length(r.rest[k].translation);
+            positions[k] = reach_vec3_mad(positions[k - 1], test_unit_vec3(&rng), length);
+        }
+        assert_int_equal(reach_chain_apply_positions(&r.skeleton, chain, count, positions, local, world), REACH_OK);
+        reach_transform check[MAX_BONES];
+        reach_forward_kinematics(&r.skeleton, local, check);
+        for (int k = 0; k < count; ++k) {
+            ASSERT_VEC3_NEAR(check[k].translation, positions[k], TEST_REACH_TOL * 20 * (reach_real)count,
+                             "FK reproduces the positions");
+            ASSERT_VEC3_NEAR(check[k].translation, world[k].translation, TEST_REACH_TOL * 20 * (reach_real)count,
+                             "world kept consistent");
+        }
+        ASSERT_QUAT_NEAR(check[count - 1].rotation, tip_rotation, TEST_REACH_TOL * 20, "tip keeps its rotation");
+    }
+}
+
+/* The swing keeps twist: a bone whose direction does not change does not rotate. */
+static void unchanged_direction_means_unchanged_rotation(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 3, 1);
+    r.rest[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), 1);
+    reach_transform local[3], world[3];
+    reach_pose_rest(&r.skeleton, local);
+    reach_forward_kinematics(&r.skeleton, local, world);
+    reach_vec3 positions[3] = {world[0].translation, world[1].translation, world[2].translation};
+    int chain[3] = {0, 1, 2};
+    reach_transform before[3];
+    memcpy(before, local, sizeof local);
+    assert_int_equal(reach_chain_apply_positions(&r.skeleton, chain, 3, positions, local, world), REACH_OK);
+    for (int i = 0; i < 3; ++i)
+        ASSERT_QUAT_NEAR(local[i].rotation, before[i].rotation, 1e-6, "no twist added");
+    /* Bad input leaves the pose alone. */
+    positions[2].y = (reach_real)INFINITY;
+    reach_transform saved[3];
+    memcpy(saved, local, sizeof local);
+    assert_int_equal(reach_chain_apply_positions(&r.skeleton, chain, 3, positions, local, world),
+                     REACH_ERROR_NOT_FINITE);
+    assert_true(test_bytes_equal(local, saved, sizeof local));
+    int not_a_chain[3] = {0, 2, 1};
+    positions[2].y = 0;
+    assert_int_equal(reach_chain_apply_positions(&r.skeleton, not_a_chain, 3, positions, local, world),
+                     REACH_ERROR_BAD_CHAIN);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(validation_names_each_error),
+        cmocka_unit_test(forward_kinematics_matches_composed_transforms),
+        cmocka_unit_test(joint_values_round_trip_and_respect_limits),
+        cmocka_unit_test(chains_are_found_root_first),
+        cmocka_unit_test(positions_back_to_rotations_round_trip),
+        cmocka_unit_test(unchanged_direction_means_unchanged_rotation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,176 @@
+/* Two-bone IK on a hierarchy: forward kinematics of the new local rotations must put the end
+ * where the solver says, under identity, translated, rotated, non-uniformly scaled and
+ * mirrored parents, and the end joint must keep (or take) its world rotation. */
+#include <string.h>
+
+#include "test_support.h"
+
+typedef enum parent_kind { IDENTITY, TRANSLATED, ROTATED, SCALED, MIRRORED, PARENT_KINDS } parent_kind;
+static const char *const parent_names[] = {"identity", "translated", "rotated", "scaled", "mirrored"};
+
+static reach_affine random_parent(test_rng *rng, parent_kind kind) {
+    reach_affine a = reach_affine_identity();
+    if (kind == IDENTITY) return a;
+    a.translation = test_in_ball(rng, 10);
+    if (kind == TRANSLATED) return a;
+    a.linear = reach_mat3_from_quat(test_unit_quat(rng));
+    if (kind == ROTATED) return a;
+    /* Non-uniform scale in the parent's own frame: linear = R · diag(sx, sy, sz). */
+    reach_real s[3] = {test_uniform(rng, REACH_R(0.3), 3), test_uniform(rng, REACH_R(0.3), 3),
+                       test_uniform(rng, REACH_R(0.3), 3)};
+    if (kind == MIRRORED) s[1] = -s[1];
+    for (int i = 0; i < 3; ++i)
+        a.linear.col[i] = reach_vec3_scale(a.linear.col[i], s[i]);
+    return a;
+}
+
+static reach_two_bone_rig_input random_rig(test_rng *rng, parent_kind kind) {
+    reach_two_bone_rig_input in;
+    memset(&in, 0, sizeof in);
+    in.parent_world = random_parent(rng, kind);
+    in.root_local = reach_transform_make(test_unit_quat(rng), test_in_ball(rng, 1));
+    in.mid_local = reach_transform_make(test_unit_quat(rng),
+                                        reach_vec3_scale(test_unit_vec3(rng), test_uniform(rng, REACH_R(0.3), 2)));
+    in.end_local = reach_transform_make(test_unit_quat(rng),
+                                        reach_vec3_scale(test_unit_vec3(rng), test_uniform(rng, REACH_R(0.3), 2)));
+    in.pole = test_in_ball(rng, 10);
+    in.use_pole = 1;
+    return in;
+}
+
+/* World joint positions and the end's frame in the parent's space, by forward kinematics. */
+typedef struct rig_pose {
+    reach_vec3 root, mid, end;
+    reach_quat end_frame;
+} rig_pose;
+
+static rig_pose forward(const reach_two_bone_rig_input *in, reach_quat root_r, reach_quat mid_r, reach_quat end_r,
+                        reach_vec3 mid_t, reach_vec3 end_t) {
+    reach_transform root = reach_transform_make(root_r, in->root_local.translation);
+    reach_transform mid = reach_transform_mul(root, reach_transform_make(mid_r, mid_t));
+    reach_transform end = reach_transform_mul(mid, reach_transform_make(end_r, end_t));
+    rig_pose p;
+    p.root = reach_affine_point(in->parent_world, root.translation);
+    p.mid = reach_affine_point(in->parent_world, mid.translation);
+    p.end = reach_affine_point(in->parent_world, end.translation);
+    p.end_frame = end.rotation;
+    return p;
+}
+
+static void forward_kinematics_reproduces_the_solve_under_any_parent(void **state) {
+    (void)state;
+    for (int kind = 0; kind < PARENT_KINDS; ++kind) {
+        test_rng rng = test_rng_make(100 + (uint64_t)kind);
+        int reachable = 0;
+        for (int n = 0; n < TEST_CASES / 10; ++n) {
+            reach_two_bone_rig_input in = random_rig(&rng, (parent_kind)kind);
+            rig_pose before = forward(&in, in.root_local.rotation, in.mid_local.rotation, in.end_local.rotation,
+                                      in.mid_local.translation, in.end_local.translation);
+            /* A target the limb can reach in the parent's space: FK of a random other pose. */
+            int want_reachable = n % 2 == 0;
+            if (want_reachable) {
+                rig_pose other = forward(&in, test_unit_quat(&rng), test_unit_quat(&rng), in.end_local.rotation,
+                                         in.mid_local.translation, in.end_local.translation);
+                in.target = other.end;
+            } else {
+                in.target = test_in_ball(&rng, 20);
+            }
+            reach_two_bone_rig_output out;
+            reach_status st = reach_two_bone_solve_rig(&in, NULL, &out);
+            if (st != REACH_OK) fail_msg("%s parent: %s", parent_names[kind], reach_status_string(st));
+            rig_pose after = forward(&in, out.root_rotation, out.mid_rotation, out.end_rotation, out.mid_translation,
+                                     out.end_translation);
+            reach_real size = reach_vec3_distance(before.root, before.mid) +
+                              reach_vec3_distance(before.mid, before.end) +
+                              reach_vec3_length(in.parent_world.translation);
+            reach_real tol = TEST_REACH_TOL * 40 * size;
+            ASSERT_VEC3_NEAR(after.mid, out.mid, tol, parent_names[kind]);
+            ASSERT_VEC3_NEAR(after.end, out.end, tol, parent_names[kind]);
+            ASSERT_VEC3_NEAR(after.root, before.root, tol, "root does not move");
+            /* The end's frame in the parent's space is kept, hence its world rotation too. */
+            ASSERT_QUAT_NEAR(after.end_frame, before.end_frame, TEST_REACH_TOL * 10, "end keeps its rotation");
+            if (want_reachable) {
+                ++reachable;
+                ASSERT_VEC3_NEAR(out.end, in.target, tol, "reaches a reachable target");
+                assert_true(out.reached || out.residual <= tol);
+            }
+        }
+        assert_true(reachable > 0);
+    }
+}
+
+static void end_orientation_is_taken_under_rigid_parents(void **state) {
+    (void)state;
+    for (int kind = 0; kind <= ROTATED; ++kind) {
+        test_rng rng = test_rng_make(200 + (uint64_t)kind);
+        for (int n = 0; n < TEST_CASES / 20; ++n) {
+            reach_two_bone_rig_input in = random_rig(&rng, (parent_kind)kind);
+            in.target = test_in_ball(&rng, 5);
+            in.end_orientation = test_unit_quat(&rng);
+            in.use_end_orientation = 1;
+            reach_two_bone_rig_output out;
+            assert_int_equal(reach_two_bone_solve_rig(&in, NULL, &out), REACH_OK);
+            rig_pose after = forward(&in, out.root_rotation, out.mid_rotation, out.end_rotation, out.mid_translation,
+                                     out.end_translation);
+            reach_quat parent_rotation = reach_quat_from_mat3(in.parent_world.linear);
+            ASSERT_QUAT_NEAR(reach_quat_mul(parent_rotation, after.end_frame), in.end_orientation, TEST_REACH_TOL * 10,
+                             "world end orientation");
+        }
+    }
+}
+
+static void stretch_scales_the_local_translations(void **state) {
+    (void)state;
+    reach_two_bone_rig_input in;
+    memset(&in, 0, sizeof in);
+    in.parent_world = reach_affine_identity();
+    in.root_local = reach_transform_identity();
+    in.mid_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, 1, 0));
+    in.end_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, 1, 0));
+    in.target = reach_vec3_make(REACH_R(2.4), 0, 0);
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    opt.max_stretch = 2;
+    reach_two_bone_rig_output out;
+    assert_int_equal(reach_two_bone_solve_rig(&in, &opt, &out), REACH_OK);
+    assert_true(out.reached);
+    ASSERT_VEC3_NEAR(out.mid_translation, reach_vec3_make(0, REACH_R(1.2), 0), TEST_REACH_TOL * 4, "stretched mid");
+    ASSERT_VEC3_NEAR(out.end, in.target, TEST_REACH_TOL * 4, "stretched end on target");
+}
+
+static void bad_rigs_are_errors_with_output_untouched(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(300);
+    reach_two_bone_rig_output out, before;
+    memset(&out, 0x5a, sizeof out);
+    before = out;
+    reach_two_bone_rig_input in = random_rig(&rng, ROTATED);
+    in.target = reach_vec3_zero();
+
+    reach_two_bone_rig_input bad = in;
+    bad.parent_world.linear.col[2] = reach_vec3_zero(); /* singular parent */
+    assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_INVALID_ARGUMENT);
+    bad = in;
+    bad.mid_local.rotation = reach_quat_make(0, 0, 0, 0);
+    assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_BAD_QUATERNION);
+    bad = in;
+    bad.end_local.translation = reach_vec3_zero();
+    assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_ZERO_LENGTH);
+    bad = in;
+    bad.parent_world.translation.y = (reach_real)NAN;
+    assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_NOT_FINITE);
+    bad = in;
+    bad.use_end_orientation = 1;
+    bad.end_orientation = reach_quat_make(0, (reach_real)INFINITY, 0, 1);
+    assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_NOT_FINITE);
+    assert_true(test_bytes_equal(&out, &before, sizeof out));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(forward_kinematics_reproduces_the_solve_under_any_parent),
+        cmocka_unit_test(end_orientation_is_taken_under_rigid_parents),
+        cmocka_unit_test(stretch_scales_the_local_translations),
+        cmocka_unit_test(bad_rigs_are_errors_with_output_untouched),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
