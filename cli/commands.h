@@ -1,0 +1,23 @@
+/* The CLI's commands on parsed input: each returns the result object to print, or NULL with
+ * the error to report. */
+#ifndef REACH_CLI_COMMANDS_H
+#define REACH_CLI_COMMANDS_H
+
+#include <stdio.h>
+
+#include <cJSON.h>
+
+#include "error.h"
+#include "rig.h"
+
+/* `reach solve`: one request. Its "rig" wins over shared_rig (from --rig; may be NULL). */
+cJSON *cli_solve_request(const cJSON *json, const cli_rig *shared_rig, cli_error *err);
+
+/* `reach fk`: {"rig": ..., "joints": [...]} to bones with world transforms. */
+cJSON *cli_fk_request(const cJSON *json, cli_error *err);
+
+/* `reach solve --jsonl`: one request per line of lines, one result or error per line on out.
+ * Blank lines are skipped. Returns the exit status: 0, or 1 if any line failed. */
+int cli_solve_lines(FILE *lines, const cli_rig *shared_rig, FILE *out, FILE *diagnostics);
+
+#endif

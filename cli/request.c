@@ -1,0 +1,190 @@
+#include "request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "solvers.h"
+
+/* Accepts the shared solver fields and the chosen solver's own options. */
+static int check_solver_fields(const cJSON *solver_json, const cli_solver *solver, cli_error *err) {
+    const char *allowed[32];
+    size_t n = 0;
+    for (const char *const *f = cli_solver_common_fields; *f && n + 1 < sizeof allowed / sizeof allowed[0]; f++)
+        allowed[n++] = *f;
+    for (const char *const *f = solver->options; *f && n + 1 < sizeof allowed / sizeof allowed[0]; f++)
+        allowed[n++] = *f;
+    allowed[n] = NULL;
+    return jr_check_fields(solver_json, "solver", allowed, err);
+}
+
+static int read_positive(const cJSON *obj, const char *key, reach_real *out, cli_error *err) {
+    reach_real value = *out;
+    if (!jr_get_number(obj, "solver", key, 0, &value, err)) return 0;
+    if (!(value > 0)) return cli_fail(err, "solver.%s: must be greater than zero", key);
+    *out = value;
+    return 1;
+}
+
+static int read_solver(const cJSON *json, cli_request *request, cli_error *err) {
+    const cJSON *solver_json = jr_get(json, "solver");
+    const char *type = NULL;
+    if (!solver_json) return cli_fail(err, "solver: required field is missing");
+    if (!jr_object(solver_json, "solver", err) || !jr_get_string(solver_json, "solver", "type", 1, &type, err))
+        return 0;
+    const cli_solver *solver = cli_solver_find(type);
+    if (!solver) {
+        char names[256];
+        cli_solver_names(names, sizeof names);
+        return cli_fail(err, "solver.type: unknown solver '%s' (available: %s)", type, names);
+    }
+    if (!check_solver_fields(solver_json, solver, err)) return 0;
+    request->solver = solver;
+    request->solver_json = solver_json;
+    reach_solver_settings *s = &request->settings;
+    /* tolerance 0 stands for "the solver's default", so it is read as optional and positive. */
+    reach_real tolerance = 1;
+    int has_tolerance = jr_get(solver_json, "tolerance") != NULL;
+    if (!jr_get_int(solver_json, "solver", "max_iterations", 1, 1000000, &s->max_iterations, err) ||
+        !read_positive(solver_json, "tolerance", &tolerance, err) ||
+        !read_positive(solver_json, "angle_tolerance", &s->angle_tolerance, err))
+        return 0;
+    s->tolerance = has_tolerance ? tolerance : 0;
+    return 1;
+}
+
+static int read_bone_name(const cJSON *obj, const char *path, const char *key, const cli_rig *rig, int *bone,
+                          cli_error *err) {
+    const char *name = NULL;
+    if (!jr_get_string(obj, path, key, 1, &name, err)) return 0;
+    *bone = cli_rig_find_bone(rig, name);
+    if (*bone >= 0) return 1;
+    char field_path[CLI_PATH_SIZE];
+    jr_key_path(field_path, sizeof field_path, path, key);
+    return cli_fail(err, "%s: no bone named '%s'", field_path, name);
+}
+
+static const char *const target_fields[] = {"bone", "position", "orientation", "pole", "weight", NULL};
+
+static int read_target(const cJSON *json, const char *path, const cli_rig *rig, cli_target *target, cli_error *err) {
+    if (!jr_object(json, path, err) || !jr_check_fields(json, path, target_fields, err)) return 0;
+    int bone = -1;
+    reach_vec3 position = reach_vec3_zero();
+    if (!read_bone_name(json, path, "bone", rig, &bone, err) || !jr_get_vec3(json, path, "position", 1, &position, err))
+        return 0;
+    target->goal = reach_target_position(bone, position);
+    target->goal.use_orientation = jr_get(json, "orientation") != NULL;
+    target->use_pole = jr_get(json, "pole") != NULL;
+    if (!jr_get_quat(json, path, "orientation", 0, &target->goal.orientation, err) ||
+        !jr_get_vec3(json, path, "pole", 0, &target->pole, err) ||
+        !jr_get_number(json, path, "weight", 0, &target->goal.weight, err))
+        return 0;
+    if (target->goal.weight < 0) return cli_fail(err, "%s.weight: must not be negative", path);
+    return 1;
+}
+
+static int read_targets(const cJSON *json, cli_request *request, cli_error *err) {
+    const cJSON *targets = jr_get(json, "targets");
+    if (!targets) return cli_fail(err, "targets: required field is missing");
+    if (!jr_array(targets, "targets", err)) return 0;
+    int count = cJSON_GetArraySize(targets);
+    if (count == 0) return cli_fail(err, "targets: give at least one target");
+    request->targets = calloc((size_t)count, sizeof *request->targets);
+    if (!request->targets) return cli_fail(err, "out of memory reading targets");
+    request->target_count = count;
+    int i = 0;
+    for (const cJSON *target = targets->child; target; target = target->next, i++) {
+        char path[CLI_PATH_SIZE];
+        jr_index_path(path, sizeof path, "targets", i);
+        if (!read_target(target, path, request->rig, &request->targets[i], err)) return 0;
+    }
+    return 1;
+}
+
+static const char *const request_fields[] = {"rig", "solver", "chain_root", "targets", "joints", NULL};
+
+int cli_request_read(const cJSON *json, const cli_rig *rig, cli_request *request, cli_error *err) {
+    memset(request, 0, sizeof *request);
+    request->rig = rig;
+    request->settings = reach_solver_default_settings();
+    int ok = jr_object(json, "request", err) && jr_check_fields(json, "", request_fields, err) &&
+             read_solver(json, request, err);
+    if (ok && jr_get(json, "chain_root"))
+        ok = read_bone_name(json, "", "chain_root", rig, &request->settings.root_bone, err);
+    ok = ok && read_targets(json, request, err);
+    if (ok) {
+        request->pose = malloc((size_t)rig->bone_count * sizeof *request->pose);
+        ok = request->pose ? cli_pose_read(json, rig, request->pose, err) : cli_fail(err, "out of memory");
+    }
+    if (!ok) cli_request_free(request);
+    return ok;
+}
+
+void cli_request_free(cli_request *request) {
+    free(request->targets);
+    free(request->pose);
+    memset(request, 0, sizeof *request);
+}
+
+static const char *joint_type_name(reach_joint_type type) { return type == REACH_JOINT_HINGE ? "hinge" : "prismatic"; }
+
+/* Checks each value against its joint's limits, naming the bone, before the library sets them. */
+static int check_joint_values(const cli_rig *rig, const reach_real *values, cli_error *err) {
+    int n = 0;
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        const reach_joint *joint = &rig->joints[bone];
+        if (!reach_joint_has_value(joint->type)) continue;
+        if (values[n] < joint->min || values[n] > joint->max)
+            return cli_fail(err, "joints[%d]: %g is outside the limits [%g, %g] of bone '%s' (%s)", n, values[n],
+                            joint->min, joint->max, rig->names[bone], joint_type_name(joint->type));
+        n++;
+    }
+    return 1;
+}
+
+static int read_joint_values(const cJSON *joints, const cli_rig *rig, reach_real *values, cli_error *err) {
+    int expected = reach_skeleton_value_count(&rig->skeleton);
+    if (!jr_array(joints, "joints", err)) return 0;
+    int count = cJSON_GetArraySize(joints);
+    if (count != expected)
+        return cli_fail(err, "joints: expected %d value%s (one per hinge or prismatic joint, in bone order), got %d",
+                        expected, expected == 1 ? "" : "s", count);
+    int i = 0;
+    for (const cJSON *value = joints->child; value; value = value->next, i++) {
+        char path[CLI_PATH_SIZE];
+        jr_index_path(path, sizeof path, "joints", i);
+        if (!jr_number(value, path, &values[i], err)) return 0;
+    }
+    return check_joint_values(rig, values, err);
+}
+
+int cli_pose_read(const cJSON *json, const cli_rig *rig, reach_transform *pose, cli_error *err) {
+    reach_pose_rest(&rig->skeleton, pose);
+    const cJSON *joints = jr_get(json, "joints");
+    if (!joints) return 1;
+    int count = reach_skeleton_value_count(&rig->skeleton);
+    reach_real *values = malloc((size_t)(count > 0 ? count : 1) * sizeof *values);
+    if (!values) return cli_fail(err, "out of memory reading joint values");
+    int ok = read_joint_values(joints, rig, values, err);
+    if (ok) {
+        reach_status status = reach_pose_set_values(&rig->skeleton, values, count, 0, pose);
+        if (status != REACH_OK) ok = cli_fail(err, "joints: %s", reach_status_string(status));
+    }
+    free(values);
+    return ok;
+}
+
+void cli_measure_targets(const cli_request *request, const reach_transform *world, reach_real tolerance,
+                         reach_solve_result *result) {
+    reach_real residual = 0, angle_residual = 0;
+    for (int i = 0; i < request->target_count; i++) {
+        const reach_target *goal = &request->targets[i].goal;
+        reach_transform effector = world[goal->bone];
+        residual = reach_max(residual, reach_vec3_length_robust(reach_vec3_sub(effector.translation, goal->position)));
+        if (goal->use_orientation)
+            angle_residual = reach_max(angle_residual, reach_quat_angle_between(effector.rotation, goal->orientation));
+    }
+    result->residual = residual;
+    result->angle_residual = angle_residual;
+    result->reached = residual <= tolerance && angle_residual <= request->settings.angle_tolerance;
+}

@@ -1,0 +1,108 @@
+#include "result.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static cJSON *number_array(const reach_real *values, int count) {
+    cJSON *array = cJSON_CreateArray();
+    for (int i = 0; array && i < count; i++) {
+        cJSON *number = cJSON_CreateNumber((double)values[i]);
+        if (!number || !cJSON_AddItemToArray(array, number)) {
+            cJSON_Delete(number);
+            cJSON_Delete(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+static int add_numbers(cJSON *obj, const char *key, const reach_real *values, int count) {
+    cJSON *array = number_array(values, count);
+    if (array && cJSON_AddItemToObject(obj, key, array)) return 1;
+    cJSON_Delete(array);
+    return 0;
+}
+
+static int add_vec3(cJSON *obj, const char *key, reach_vec3 v) {
+    reach_real values[3] = {v.x, v.y, v.z};
+    return add_numbers(obj, key, values, 3);
+}
+
+static int add_quat(cJSON *obj, const char *key, reach_quat q) {
+    reach_real values[4] = {q.x, q.y, q.z, q.w};
+    return add_numbers(obj, key, values, 4);
+}
+
+static int add_bones(cJSON *result, const cli_rig *rig, const reach_transform *pose, const reach_transform *world) {
+    cJSON *bones = cJSON_AddArrayToObject(result, "bones");
+    if (!bones) return 0;
+    for (int i = 0; i < rig->bone_count; i++) {
+        cJSON *bone = cJSON_CreateObject();
+        if (!bone || !cJSON_AddItemToArray(bones, bone)) {
+            cJSON_Delete(bone);
+            return 0;
+        }
+        if (!cJSON_AddStringToObject(bone, "name", rig->names[i]) || !add_vec3(bone, "position", pose[i].translation) ||
+            !add_quat(bone, "rotation", pose[i].rotation) || !add_vec3(bone, "world_position", world[i].translation) ||
+            !add_quat(bone, "world_rotation", world[i].rotation))
+            return 0;
+    }
+    return 1;
+}
+
+int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform *pose, cli_error *err) {
+    int value_count = reach_skeleton_value_count(&rig->skeleton);
+    reach_transform *world = malloc((size_t)rig->bone_count * sizeof *world);
+    reach_real *values = malloc((size_t)(value_count > 0 ? value_count : 1) * sizeof *values);
+    int ok = world && values;
+    if (ok) {
+        reach_forward_kinematics(&rig->skeleton, pose, world);
+        reach_pose_get_values(&rig->skeleton, pose, values);
+        ok = add_bones(result, rig, pose, world) && add_numbers(result, "joints", values, value_count);
+    }
+    free(world);
+    free(values);
+    return ok || cli_fail(err, "out of memory writing the result");
+}
+
+static int all_finite(const cJSON *item) {
+    if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) return 0;
+    for (const cJSON *child = item->child; child; child = child->next)
+        if (!all_finite(child)) return 0;
+    return 1;
+}
+
+int cli_result_print(FILE *out, const cJSON *result, cli_error *err) {
+    if (!all_finite(result)) return cli_fail(err, "the result is not finite (the input is too large to compute with)");
+    char *text = cJSON_PrintUnformatted(result);
+    if (!text) return cli_fail(err, "out of memory writing the result");
+    fprintf(out, "%s\n", text);
+    fflush(out);
+    cJSON_free(text);
+    return 1;
+}
+
+/* The message on one line: control characters from names in the input become '?'. */
+static void print_one_line(FILE *diagnostics, const char *message) {
+    for (const char *c = message; *c; c++)
+        fputc((unsigned char)*c < 0x20 ? '?' : *c, diagnostics);
+    fputc('\n', diagnostics);
+}
+
+void cli_print_error(FILE *out, FILE *diagnostics, int line, const char *message) {
+    cJSON *error = cJSON_CreateObject();
+    char *text = NULL;
+    if (error && cJSON_AddStringToObject(error, "status", "error") &&
+        cJSON_AddStringToObject(error, "message", message) &&
+        (line <= 0 || cJSON_AddNumberToObject(error, "line", line)))
+        text = cJSON_PrintUnformatted(error);
+    fprintf(out, "%s\n", text ? text : "{\"status\":\"error\",\"message\":\"out of memory\"}");
+    fflush(out);
+    cJSON_free(text);
+    cJSON_Delete(error);
+    if (line > 0)
+        fprintf(diagnostics, "reach: line %d: ", line);
+    else
+        fputs("reach: ", diagnostics);
+    print_one_line(diagnostics, message);
+}

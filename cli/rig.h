@@ -1,0 +1,40 @@
+/* A rig read from JSON: the skeleton arrays the library works on, plus the bone names the
+ * request and the result refer to. Rigs come as a bone list ("bones", rig_bones.c); other
+ * descriptions (Denavit–Hartenberg tables) are read into the same arrays by a reader beside it. */
+#ifndef REACH_CLI_RIG_H
+#define REACH_CLI_RIG_H
+
+#include <cJSON.h>
+
+#include "error.h"
+#include "reach/skeleton.h"
+
+typedef struct cli_rig {
+    int bone_count;
+    char **names;
+    int *parents;
+    reach_transform *rest;
+    reach_joint *joints;
+    reach_skeleton skeleton; /* views the arrays above */
+} cli_rig;
+
+/* Reads a rig object; on failure *rig is left empty (nothing to free). */
+int cli_rig_read(const cJSON *json, cli_rig *rig, cli_error *err);
+void cli_rig_free(cli_rig *rig);
+
+/* The index of the bone with this name, -1 when there is none. */
+int cli_rig_find_bone(const cli_rig *rig, const char *name);
+
+/* For rig readers: arrays for bone_count bones (names NULL, parents -1, rest identity, ball
+ * joints) and the skeleton view. Returns 0 when out of memory. */
+int cli_rig_allocate(cli_rig *rig, int bone_count, cli_error *err);
+
+/* For rig readers: reach_skeleton_validate as a last check, naming the bone at fault. */
+int cli_rig_validate(const cli_rig *rig, cli_error *err);
+
+/* The readers, one per rig description. */
+int cli_rig_read_bones(const cJSON *bones, cli_rig *rig, cli_error *err);
+/* A bone's "joint" object (path names it in messages). */
+int cli_joint_read(const cJSON *json, const char *path, reach_joint *out, cli_error *err);
+
+#endif

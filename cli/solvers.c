@@ -1,0 +1,25 @@
+#include "solvers.h"
+
+#include <string.h>
+
+const char *const cli_solver_common_fields[] = {"type", "max_iterations", "tolerance", "angle_tolerance", NULL};
+
+static const char *const two_bone_options[] = {"soft_distance", "max_stretch", NULL};
+
+static const cli_solver solvers[] = {
+    {"two_bone", two_bone_options, cli_solve_two_bone},
+};
+
+const cli_solver *cli_solver_find(const char *type) {
+    for (size_t i = 0; i < sizeof solvers / sizeof solvers[0]; i++)
+        if (strcmp(solvers[i].name, type) == 0) return &solvers[i];
+    return NULL;
+}
+
+void cli_solver_names(char *buf, size_t size) {
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof solvers / sizeof solvers[0]; i++) {
+        if (i > 0) strncat(buf, ", ", size - strlen(buf) - 1);
+        strncat(buf, solvers[i].name, size - strlen(buf) - 1);
+    }
+}
