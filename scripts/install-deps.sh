@@ -4,7 +4,7 @@
 set -euo pipefail
 
 declare -A GROUP=(
-  [build]="cmake make gcc clang pkg-config"
+  [build]="cmake make gcc g++ clang pkg-config"
   [test]="libcmocka-dev cppcheck clang-format valgrind libclang-rt-14-dev"
   [cli]="libcjson-dev"
   [demo]="libcairo2-dev libgif-dev"
