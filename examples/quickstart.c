@@ -1,0 +1,26 @@
+/* The README's example: a leg reaching for a foot target, its knee bending toward a pole. */
+#include <stdio.h>
+
+#include "reach/reach.h"
+
+int main(void) {
+    reach_two_bone_input leg = {0};
+    leg.root = reach_vec3_make(0, 1, 0);    /* hip */
+    leg.mid = reach_vec3_make(0, 0.55f, 0); /* knee */
+    leg.end = reach_vec3_make(0, 0.1f, 0);  /* ankle */
+    leg.target = reach_vec3_make(0.2f, 0.3f, 0.3f);
+    leg.pole = reach_vec3_make(0, 0.5f, 2); /* the knee points forward, toward +z */
+    leg.use_pole = 1;
+
+    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_output pose;
+    reach_status status = reach_two_bone_solve(&leg, &options, &pose);
+    if (status != REACH_OK) {
+        fprintf(stderr, "solve failed: %s\n", reach_status_string(status));
+        return 1;
+    }
+    printf("knee  (%.3f, %.3f, %.3f)\n", (double)pose.mid.x, (double)pose.mid.y, (double)pose.mid.z);
+    printf("ankle (%.3f, %.3f, %.3f) reached=%d residual=%.2g\n", (double)pose.end.x, (double)pose.end.y,
+           (double)pose.end.z, pose.reached, (double)pose.residual);
+    return pose.reached ? 0 : 1;
+}
