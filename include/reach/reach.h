@@ -4,6 +4,7 @@
  *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms
  *   two_bone               analytic two-bone IK in 2-D and 3-D
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
+ *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
  * See README.md and docs/ for the guide. */
 #ifndef REACH_H
@@ -12,6 +13,7 @@
 #include "config.h"
 #include "vecmath.h"
 #include "skeleton.h"
+#include "limits.h"
 #include "solver.h"
 #include "status.h"
 #include "two_bone.h"
