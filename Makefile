@@ -1,7 +1,7 @@
 # The README's commands. Each one installs what it needs first (scripts/install-deps.sh),
 # then builds with CMake under build/. Safe to run again: nothing is redone needlessly.
 # Front ends add their own targets and test steps in their folder's *.mk fragment.
-.PHONY: all test test-core demo bench format format-check lint clean FORCE
+.PHONY: all test test-core demo bench single-header format format-check lint clean FORCE
 
 JOBS ?= 2
 CMAKE_FLAGS ?=
@@ -27,10 +27,16 @@ endef
 test-core: deps-build+test+cli format-check lint
 	$(call build,build/float,)
 	ctest --test-dir build/float --output-on-failure -j$(JOBS)
+	scripts/test-packaging.sh build/float
 	$(call build,build/double,-DREACH_DOUBLE=ON)
 	ctest --test-dir build/double --output-on-failure -j$(JOBS)
 	$(call build,build/asan,-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined)
 	ctest --test-dir build/asan --output-on-failure -j$(JOBS)
+
+# The single-header distribution, generated from the sources (never edited by hand).
+single-header:
+	scripts/amalgamate.sh build/reach.h
+	@echo "wrote build/reach.h"
 
 format: deps-test
 	clang-format -i $(SOURCES)
