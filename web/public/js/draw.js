@@ -1,0 +1,243 @@
+// Drawing the scene on the canvas: everything here reads a solved pose, nothing computes one.
+
+export const PALETTE = {
+  background: '#fbfbfd',
+  grid: '#eceef3',
+  axis: '#d3d8e2',
+  bone: '#334155',
+  joint: '#ffffff',
+  ghost: 'rgba(51, 65, 85, 0.22)',
+  reach: '#9aa5b8',
+  soft: 'rgba(247, 103, 7, 0.08)',
+  target: '#f76707',
+  pole: '#6741d9',
+  miss: '#e03131',
+  text: '#475569',
+  axes: ['#e03131', '#2f9e44', '#1c7ed6'],
+};
+
+const GRID_STEP = 0.5;
+const BONE_WIDTH = 8;
+const JOINT_RADIUS = 6;
+export const HANDLE_RADIUS = 11;
+
+// scene: { dims, joints, alternative, target, pole, lengths, softDistance, reached }
+export function drawScene(ctx, view, scene) {
+  const { width, height } = ctx.canvas.getBoundingClientRect();
+  ctx.fillStyle = PALETTE.background;
+  ctx.fillRect(0, 0, width, height);
+  if (scene.dims === 3) drawGround(ctx, view, scene.lengths);
+  else drawPlaneGrid(ctx, view, width, height);
+  drawReach(ctx, view, scene);
+  if (scene.dims === 3) drawDropLines(ctx, view, scene);
+  if (scene.alternative) drawGhost(ctx, view, scene);
+  drawPoleGuide(ctx, view, scene);
+  drawMiss(ctx, view, scene);
+  drawChain(ctx, view, scene.joints);
+  drawTarget(ctx, view, scene);
+  drawPole(ctx, view, scene.pole);
+  if (scene.dims === 3) drawAxesGizmo(ctx, view, height);
+}
+
+function line(ctx, a, b) {
+  ctx.beginPath();
+  ctx.moveTo(a[0], a[1]);
+  ctx.lineTo(b[0], b[1]);
+  ctx.stroke();
+}
+
+function circle(ctx, c, radius) {
+  ctx.beginPath();
+  ctx.arc(c[0], c[1], radius, 0, 2 * Math.PI);
+}
+
+function label(ctx, text, at, color) {
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.fillStyle = color;
+  ctx.fillText(text, at[0] + HANDLE_RADIUS + 4, at[1] - HANDLE_RADIUS + 2);
+}
+
+// 2-D: a square grid in world units, with the axes through the root a little darker.
+function drawPlaneGrid(ctx, view, width, height) {
+  const topLeft = view.unproject(0, 0, 0);
+  const bottomRight = view.unproject(width, height, 0);
+  ctx.lineWidth = 1;
+  for (let x = Math.ceil(topLeft[0] / GRID_STEP) * GRID_STEP; x <= bottomRight[0]; x += GRID_STEP) {
+    ctx.strokeStyle = Math.abs(x) < 1e-9 ? PALETTE.axis : PALETTE.grid;
+    line(ctx, view.project([x, topLeft[1], 0]), view.project([x, bottomRight[1], 0]));
+  }
+  for (let y = Math.ceil(bottomRight[1] / GRID_STEP) * GRID_STEP; y <= topLeft[1]; y += GRID_STEP) {
+    ctx.strokeStyle = Math.abs(y) < 1e-9 ? PALETTE.axis : PALETTE.grid;
+    line(ctx, view.project([topLeft[0], y, 0]), view.project([bottomRight[0], y, 0]));
+  }
+}
+
+// 3-D: a floor just below the lowest point the chain can reach, a little wider than its reach,
+// so heights and depths can be read off it.
+function floorSize(lengths) {
+  const reach = lengths.reduce((sum, l) => sum + l, 0);
+  return { y: -Math.ceil(reach / GRID_STEP) * GRID_STEP, half: Math.ceil((1.1 * reach) / GRID_STEP) * GRID_STEP };
+}
+
+function drawGround(ctx, view, lengths) {
+  const { y, half } = floorSize(lengths);
+  ctx.lineWidth = 1;
+  for (let u = -half; u <= half + 1e-9; u += GRID_STEP) {
+    ctx.strokeStyle = Math.abs(u) < 1e-9 ? PALETTE.axis : PALETTE.grid;
+    line(ctx, view.project([u, y, -half]), view.project([u, y, half]));
+    line(ctx, view.project([-half, y, u]), view.project([half, y, u]));
+  }
+}
+
+// Where the end can be: the circles (spheres, in 3-D) of radius |L1 − L2| and L1 + L2 around
+// the root, and the band where soft IK eases in.
+function drawReach(ctx, view, scene) {
+  const root = view.project(scene.joints[0]);
+  const outer = scene.lengths.reduce((sum, length) => sum + length, 0);
+  const longest = Math.max(...scene.lengths);
+  const inner = Math.max(0, 2 * longest - outer);
+  if (scene.softDistance > 0) {
+    ctx.fillStyle = PALETTE.soft;
+    ctx.beginPath();
+    ctx.arc(root[0], root[1], outer * view.scale, 0, 2 * Math.PI);
+    ctx.arc(root[0], root[1], Math.max(0, outer - scene.softDistance) * view.scale, 0, 2 * Math.PI, true);
+    ctx.fill();
+  }
+  ctx.strokeStyle = PALETTE.reach;
+  ctx.lineWidth = 1.25;
+  ctx.setLineDash([6, 5]);
+  for (const radius of [outer, inner]) {
+    if (radius <= 0) continue;
+    circle(ctx, root, radius * view.scale);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
+
+// 3-D: a thin line from each handle and joint down to the floor, and its shadow there.
+function drawDropLines(ctx, view, scene) {
+  const { y } = floorSize(scene.lengths);
+  const points = [
+    [scene.target, PALETTE.target],
+    [scene.pole, PALETTE.pole],
+    ...scene.joints.slice(1).map((joint) => [joint, PALETTE.reach]),
+  ];
+  ctx.lineWidth = 1;
+  ctx.setLineDash([2, 4]);
+  for (const [point, color] of points) {
+    const floor = view.project([point[0], y, point[2]]);
+    ctx.strokeStyle = color;
+    line(ctx, view.project(point), floor);
+    ctx.fillStyle = color;
+    ctx.globalAlpha = 0.35;
+    circle(ctx, floor, 3);
+    ctx.fill();
+    ctx.globalAlpha = 1;
+  }
+  ctx.setLineDash([]);
+}
+
+// The other solution: the same chain with the mid joint mirrored across the root→end line.
+function drawGhost(ctx, view, scene) {
+  const [root, , end] = scene.joints;
+  ctx.strokeStyle = PALETTE.ghost;
+  ctx.lineWidth = BONE_WIDTH / 2;
+  ctx.lineCap = 'round';
+  ctx.setLineDash([8, 7]);
+  const elbow = view.project(scene.alternative);
+  line(ctx, view.project(root), elbow);
+  line(ctx, elbow, view.project(end));
+  ctx.setLineDash([]);
+  ctx.fillStyle = PALETTE.ghost;
+  circle(ctx, elbow, JOINT_RADIUS - 1);
+  ctx.fill();
+}
+
+function drawPoleGuide(ctx, view, scene) {
+  ctx.strokeStyle = PALETTE.pole;
+  ctx.globalAlpha = 0.45;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([3, 4]);
+  line(ctx, view.project(scene.joints[1]), view.project(scene.pole));
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
+}
+
+// What is left between the end and the target when it is out of reach (or softened).
+function drawMiss(ctx, view, scene) {
+  if (scene.reached) return;
+  ctx.strokeStyle = PALETTE.miss;
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash([4, 4]);
+  line(ctx, view.project(scene.joints[scene.joints.length - 1]), view.project(scene.target));
+  ctx.setLineDash([]);
+}
+
+function drawChain(ctx, view, joints) {
+  const points = joints.map((joint) => view.project(joint));
+  ctx.strokeStyle = PALETTE.bone;
+  ctx.lineWidth = BONE_WIDTH;
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  ctx.beginPath();
+  points.forEach((p, i) => (i === 0 ? ctx.moveTo(p[0], p[1]) : ctx.lineTo(p[0], p[1])));
+  ctx.stroke();
+  // The root is fixed: a filled square; the end effector a filled disc; joints between hollow.
+  const root = points[0];
+  ctx.fillStyle = PALETTE.bone;
+  ctx.fillRect(root[0] - 8, root[1] - 8, 16, 16);
+  ctx.lineWidth = 2.5;
+  for (const p of points.slice(1, -1)) {
+    circle(ctx, p, JOINT_RADIUS);
+    ctx.fillStyle = PALETTE.joint;
+    ctx.fill();
+    ctx.stroke();
+  }
+  circle(ctx, points[points.length - 1], JOINT_RADIUS);
+  ctx.fillStyle = PALETTE.bone;
+  ctx.fill();
+}
+
+function drawTarget(ctx, view, scene) {
+  const p = view.project(scene.target);
+  ctx.strokeStyle = PALETTE.target;
+  ctx.lineWidth = 2.5;
+  circle(ctx, p, HANDLE_RADIUS);
+  ctx.stroke();
+  ctx.lineWidth = 1.5;
+  line(ctx, [p[0] - HANDLE_RADIUS - 4, p[1]], [p[0] - 4, p[1]]);
+  line(ctx, [p[0] + 4, p[1]], [p[0] + HANDLE_RADIUS + 4, p[1]]);
+  line(ctx, [p[0], p[1] - HANDLE_RADIUS - 4], [p[0], p[1] - 4]);
+  line(ctx, [p[0], p[1] + 4], [p[0], p[1] + HANDLE_RADIUS + 4]);
+  label(ctx, 'target', p, PALETTE.target);
+}
+
+function drawPole(ctx, view, pole) {
+  const p = view.project(pole);
+  const r = HANDLE_RADIUS - 2;
+  ctx.fillStyle = PALETTE.pole;
+  ctx.beginPath();
+  ctx.moveTo(p[0], p[1] - r);
+  ctx.lineTo(p[0] + r, p[1]);
+  ctx.lineTo(p[0], p[1] + r);
+  ctx.lineTo(p[0] - r, p[1]);
+  ctx.closePath();
+  ctx.fill();
+  label(ctx, 'pole', p, PALETTE.pole);
+}
+
+// 3-D: which way x, y and z point, in the lower left corner.
+function drawAxesGizmo(ctx, view, height) {
+  const origin = [36, height - 36];
+  const length = 22;
+  ctx.lineWidth = 2;
+  ctx.font = '11px system-ui, sans-serif';
+  ['x', 'y', 'z'].forEach((name, i) => {
+    const right = view.rows[0][i], up = view.rows[1][i];
+    const tip = [origin[0] + right * length, origin[1] - up * length];
+    ctx.strokeStyle = PALETTE.axes[i];
+    line(ctx, origin, tip);
+    ctx.fillStyle = PALETTE.axes[i];
+    ctx.fillText(name, tip[0] + 3, tip[1] + 4);
+  });
+}

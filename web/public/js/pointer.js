@@ -1,0 +1,82 @@
+// Pointer input on the canvas (mouse, pen and touch alike, through pointer events): dragging
+// a handle, placing the target with a click in 2-D, and turning the view in 3-D.
+
+import { HANDLE_RADIUS } from './draw.js';
+
+const ORBIT_RADIANS_PER_PIXEL = 0.008;
+// A fingertip covers more than a mouse pointer does.
+const GRAB_SLACK = { mouse: 6, pen: 8, touch: 18 };
+
+export class Pointer {
+  // handles(): { name: world point } in grab priority order; callbacks:
+  //   moveHandle(name, world)   a handle was dragged (or, in 2-D, placed) to a world point
+  //   turnView(yaw, pitch)      3-D: the view was turned
+  //   is3d()                    whether empty space turns the view (3-D) or places the target
+  constructor(canvas, view, { handles, moveHandle, turnView, is3d }) {
+    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d });
+    this.gesture = null;
+    canvas.addEventListener('pointerdown', (event) => this.down(event));
+    canvas.addEventListener('pointermove', (event) => this.move(event));
+    canvas.addEventListener('pointerup', (event) => this.up(event));
+    canvas.addEventListener('pointercancel', (event) => this.up(event));
+  }
+
+  local(event) {
+    const rect = this.canvas.getBoundingClientRect();
+    return [event.clientX - rect.left, event.clientY - rect.top];
+  }
+
+  // The handle under the pointer, nearest first within the grab radius.
+  hit([x, y], pointerType) {
+    const reach = HANDLE_RADIUS + (GRAB_SLACK[pointerType] ?? GRAB_SLACK.mouse);
+    let best = null;
+    for (const [name, world] of Object.entries(this.handles())) {
+      const p = this.view.project(world);
+      const distance = Math.hypot(p[0] - x, p[1] - y);
+      if (distance <= reach && (!best || distance < best.distance)) best = { name, p, distance };
+    }
+    return best;
+  }
+
+  down(event) {
+    if (event.button !== 0 || this.gesture) return;
+    const at = this.local(event);
+    const grabbed = this.hit(at, event.pointerType);
+    if (grabbed) {
+      // Keep the grab offset, so the handle does not jump to the pointer.
+      this.gesture = { kind: 'drag', name: grabbed.name, offset: [grabbed.p[0] - at[0], grabbed.p[1] - at[1]],
+        depth: grabbed.p[2] };
+    } else if (this.is3d()) {
+      this.gesture = { kind: 'turn', start: at, yaw: this.view.yaw, pitch: this.view.pitch };
+    } else {
+      this.gesture = { kind: 'drag', name: 'target', offset: [0, 0], depth: 0 };
+      this.moveHandle('target', this.view.unproject(at[0], at[1], 0));
+    }
+    this.pointerId = event.pointerId;
+    this.canvas.setPointerCapture(event.pointerId);
+    this.canvas.classList.add(this.gesture.kind === 'turn' ? 'turning' : 'dragging');
+    event.preventDefault();
+  }
+
+  move(event) {
+    const at = this.local(event);
+    const g = this.gesture;
+    if (!g) {
+      this.canvas.classList.toggle('over-handle', this.hit(at, event.pointerType) !== null);
+      return;
+    }
+    if (event.pointerId !== this.pointerId) return;
+    if (g.kind === 'drag') {
+      this.moveHandle(g.name, this.view.unproject(at[0] + g.offset[0], at[1] + g.offset[1], g.depth));
+    } else {
+      const dx = at[0] - g.start[0], dy = at[1] - g.start[1];
+      this.turnView(g.yaw + dx * ORBIT_RADIANS_PER_PIXEL, g.pitch + dy * ORBIT_RADIANS_PER_PIXEL);
+    }
+  }
+
+  up(event) {
+    if (!this.gesture || event.pointerId !== this.pointerId) return;
+    this.gesture = null;
+    this.canvas.classList.remove('dragging', 'turning');
+  }
+}

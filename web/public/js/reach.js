@@ -1,0 +1,89 @@
+// The reach library, compiled to WebAssembly (web/wasm/): loading it and reading its memory.
+// Every pose comes from the module; this file only moves numbers across the boundary.
+
+const STATUS_OK = 0;
+
+// What this file calls; each solver module lists its own entry points as well.
+export const REQUIRED_EXPORTS = [
+  'memory', '_initialize', 'reach_wasm_real_size', 'reach_wasm_version', 'reach_wasm_status_text',
+  'reach_wasm_joints', 'reach_wasm_joint_count', 'reach_wasm_chain_reset', 'reach_wasm_chain_set_bone_length',
+  'reach_wasm_bone_length', 'reach_wasm_iterations', 'reach_wasm_residual', 'reach_wasm_reached',
+  'reach_wasm_alternative',
+];
+
+export async function loadReach(url) {
+  const { instance } = await WebAssembly.instantiateStreaming(fetch(url), {});
+  // A reactor module: _initialize runs the C runtime's constructors once, before any call.
+  instance.exports._initialize();
+  return new Reach(instance.exports);
+}
+
+export class Reach {
+  constructor(exports) {
+    const missing = REQUIRED_EXPORTS.filter((name) => !(name in exports));
+    if (missing.length) throw new Error(`reach.wasm lacks ${missing.join(', ')}`);
+    this.exports = exports;
+    // The library's scalar is float or double depending on how it was built.
+    this.Real = exports.reach_wasm_real_size() === 8 ? Float64Array : Float32Array;
+    this.version = this.string(exports.reach_wasm_version());
+    this.precision = this.Real === Float64Array ? 'double' : 'float';
+  }
+
+  has(name) {
+    return typeof this.exports[name] === 'function';
+  }
+
+  string(pointer) {
+    const bytes = new Uint8Array(this.exports.memory.buffer, pointer);
+    return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  }
+
+  statusText(status) {
+    return this.string(this.exports.reach_wasm_status_text(status));
+  }
+
+  // The joints as [x, y, z] arrays, root first. A fresh view each time: views on memory go
+  // stale if the module's memory ever grows.
+  joints() {
+    const e = this.exports;
+    const count = e.reach_wasm_joint_count();
+    const values = new this.Real(e.memory.buffer, e.reach_wasm_joints(), count * 3);
+    const joints = [];
+    for (let i = 0; i < count; i++) joints.push([values[3 * i], values[3 * i + 1], values[3 * i + 2]]);
+    return joints;
+  }
+
+  boneLengths() {
+    const count = this.exports.reach_wasm_joint_count() - 1;
+    return Array.from({ length: Math.max(count, 0) }, (_, bone) => this.exports.reach_wasm_bone_length(bone));
+  }
+
+  // A straight chain with the given bone lengths. Returns the first failing status, or 0.
+  resetChain(lengths) {
+    const e = this.exports;
+    let status = e.reach_wasm_chain_reset(lengths.length, 1);
+    for (let bone = 0; bone < lengths.length && status === STATUS_OK; bone++) {
+      status = e.reach_wasm_chain_set_bone_length(bone, lengths[bone]);
+    }
+    return status;
+  }
+
+  setBoneLength(bone, length) {
+    return this.exports.reach_wasm_chain_set_bone_length(bone, length);
+  }
+
+  // What a solver hands back to the page: the status of its call and the last good solve.
+  outcome(status) {
+    const e = this.exports;
+    const alternativePointer = e.reach_wasm_alternative();
+    return {
+      status,
+      statusText: this.statusText(status),
+      pose: this.joints(),
+      iterations: e.reach_wasm_iterations(),
+      residual: e.reach_wasm_residual(),
+      reached: e.reach_wasm_reached() !== 0,
+      alternative: alternativePointer ? Array.from(new this.Real(e.memory.buffer, alternativePointer, 3)) : null,
+    };
+  }
+}

@@ -1,0 +1,16 @@
+// Two-bone IK in the plane (include/reach/two_bone.h), seed 000's scene.
+export default {
+  id: 'two-bone-2d',
+  name: 'Two-bone, 2-D',
+  summary:
+    'Closed form without trigonometry: the elbow sits where the circles around the shoulder and ' +
+    'the target meet. The pole picks the side; the faint elbow is the other solution.',
+  dims: 2,
+  bones: 2,
+  closedForm: true,
+  requires: ['reach_wasm_two_bone_2d'],
+  solve(reach, { target, pole, softDistance }) {
+    const status = reach.exports.reach_wasm_two_bone_2d(target[0], target[1], pole[0], pole[1], softDistance);
+    return reach.outcome(status);
+  },
+};

@@ -1,0 +1,83 @@
+/* The playground's WebAssembly interface: every function the page calls, and the state they
+ * share. Private to web/; the library's own API is include/reach/.
+ *
+ * The page's rig lives in this module's linear memory: one chain of joint positions, root
+ * first, that the solvers update in place (so an iterative solver starts from the last pose).
+ * JavaScript reads the joints through a typed-array view on memory, passes targets and
+ * settings as call arguments, and draws; it computes no pose itself. Lengths and positions are
+ * in the page's world units; reach_real is the library's scalar (see reach_wasm_real_size). */
+#ifndef REACH_WASM_H
+#define REACH_WASM_H
+
+#include "reach/reach.h"
+
+/* Exported to JavaScript under its C name. */
+#define REACH_WASM_EXPORT(name) __attribute__((export_name(#name))) name
+
+/* Room for the longest chain the page offers, with margin for the iterative solvers. */
+#define REACH_WASM_MAX_JOINTS 64
+
+/* ---- the module ------------------------------------------------------------------------- */
+
+int REACH_WASM_EXPORT(reach_wasm_real_size)(void);                 /* bytes per reach_real: 4 or 8 */
+const char *REACH_WASM_EXPORT(reach_wasm_version)(void);           /* NUL-terminated, static */
+const char *REACH_WASM_EXPORT(reach_wasm_status_text)(int status); /* NUL-terminated, static */
+
+/* ---- the rig: one chain of joints ------------------------------------------------------- */
+
+/* The joint positions, joint_count × (x, y, z) reals; the pointer never changes. */
+reach_real *REACH_WASM_EXPORT(reach_wasm_joints)(void);
+int REACH_WASM_EXPORT(reach_wasm_joint_count)(void);
+
+/* A straight chain of bone_count bones of the given length from the origin along +x.
+ * Returns a reach_status; on error the rig is unchanged. */
+int REACH_WASM_EXPORT(reach_wasm_chain_reset)(int bone_count, reach_real length);
+
+/* Sets one bone's length, keeping its direction; the joints beyond it move with it. */
+int REACH_WASM_EXPORT(reach_wasm_chain_set_bone_length)(int bone, reach_real length);
+
+/* The distance between joint bone and joint bone + 1; 0 for a bone that does not exist. */
+reach_real REACH_WASM_EXPORT(reach_wasm_bone_length)(int bone);
+
+/* ---- the last successful solve ---------------------------------------------------------- */
+
+int REACH_WASM_EXPORT(reach_wasm_iterations)(void); /* 0 for a closed-form solver */
+reach_real REACH_WASM_EXPORT(reach_wasm_residual)(void);
+int REACH_WASM_EXPORT(reach_wasm_reached)(void);
+/* Where the mid joint would be in the other solution, when the solver has one (else NULL). */
+const reach_real *REACH_WASM_EXPORT(reach_wasm_alternative)(void);
+
+/* ---- solvers: each returns a reach_status and updates the rig only on success ----------- */
+
+/* Two-bone 2-D (a three-joint rig). The pole picks the bend: the mid joint goes to the side of
+ * the root→target line that the pole is on; a pole on the line keeps the current side. */
+int REACH_WASM_EXPORT(reach_wasm_two_bone_2d)(reach_real target_x, reach_real target_y, reach_real pole_x,
+                                              reach_real pole_y, reach_real soft_distance);
+
+/* Two-bone 3-D (a three-joint rig): the mid joint bends toward the pole. */
+int REACH_WASM_EXPORT(reach_wasm_two_bone_3d)(reach_real target_x, reach_real target_y, reach_real target_z,
+                                              reach_real pole_x, reach_real pole_y, reach_real pole_z,
+                                              reach_real soft_distance);
+
+/* ---- shared by the solver files --------------------------------------------------------- */
+
+typedef struct reach_wasm_rig {
+    int joint_count;
+    reach_vec3 joints[REACH_WASM_MAX_JOINTS]; /* 2-D solvers keep z at 0 */
+} reach_wasm_rig;
+
+typedef struct reach_wasm_result {
+    int iterations;
+    reach_real residual;
+    int reached;
+    int has_alternative;
+    reach_vec3 alternative;
+} reach_wasm_result;
+
+reach_wasm_rig *reach_wasm_rig_get(void);
+
+/* Records a successful solve. A failed one records nothing: the pose and the numbers stay
+ * those of the last good solve, as the library leaves its outputs untouched on error. */
+void reach_wasm_report(const reach_wasm_result *result);
+
+#endif
