@@ -1,0 +1,357 @@
+/* The harness: timing, statistics, the printed table and the JSON file. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Each round times every pass for about this long; a figure is the median over the rounds. */
+#define REPEAT_SECONDS       0.1
+#define REPEATS              15
+#define QUICK_REPEAT_SECONDS 0.002
+#define QUICK_REPEATS        3
+
+typedef struct figure {
+    char *name, *unit;
+    bench_stats stats;
+} figure;
+
+typedef struct ratio {
+    char *name, *numerator, *denominator;
+    double value;
+} ratio;
+
+struct bench_run {
+    bench_options options;
+    const bench_machine *machine;
+    double repeat_seconds;
+    int repeats;
+    figure *figures;
+    int figure_count, figure_capacity;
+    ratio *ratios;
+    int ratio_count, ratio_capacity;
+    int failed;
+};
+
+void *bench_calloc(size_t count, size_t size) {
+    void *memory = calloc(count ? count : 1, size ? size : 1);
+    if (!memory) {
+        fprintf(stderr, "reach-bench: out of memory\n");
+        exit(1);
+    }
+    return memory;
+}
+
+static char *copy_string(const char *text) {
+    size_t size = strlen(text) + 1;
+    char *copy = bench_calloc(size, 1);
+    memcpy(copy, text, size);
+    return copy;
+}
+
+/* Makes room for one more element in a growing array. */
+static void *reserve(void *items, int count, int *capacity, size_t size) {
+    if (count < *capacity) return items;
+    *capacity = *capacity ? *capacity * 2 : 16;
+    void *grown = realloc(items, (size_t)*capacity * size);
+    if (!grown) {
+        fprintf(stderr, "reach-bench: out of memory\n");
+        exit(1);
+    }
+    return grown;
+}
+
+static volatile double consumed;
+void bench_consume(double value) { consumed += value; }
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double time_passes(const bench_timed *timed, long passes) {
+    double start = seconds_now();
+    for (long i = 0; i < passes; i++)
+        timed->pass(timed->data);
+    return seconds_now() - start;
+}
+
+/* Ascending, NaN last: a NaN among the values shows as the maximum instead of hiding. */
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return (x > y) - (x < y);
+}
+
+bench_stats bench_stats_of(double *values, int count) {
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    bench_stats s;
+    s.median = count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+    s.min = values[0];
+    s.max = values[count - 1];
+    s.repeats = count;
+    return s;
+}
+
+/* ---- the table ------------------------------------------------------------------------- */
+
+/* Rates read best with an SI prefix (12.34 M); small errors in exponent form. */
+static void format_value(char *out, size_t size, double value, const char *unit) {
+    size_t unit_length = strlen(unit);
+    int is_rate = unit_length > 2 && strcmp(unit + unit_length - 2, "/s") == 0;
+    if (is_rate && value >= 1e9)
+        snprintf(out, size, "%.2f G", value / 1e9);
+    else if (is_rate && value >= 1e6)
+        snprintf(out, size, "%.2f M", value / 1e6);
+    else if (is_rate && value >= 1e3)
+        snprintf(out, size, "%.2f k", value / 1e3);
+    else if (value != 0 && fabs(value) < 1e-2)
+        snprintf(out, size, "%.2e", value);
+    else
+        snprintf(out, size, "%.4g", value);
+}
+
+static void print_header(const bench_run *run) {
+    const bench_machine *m = run->machine;
+    printf("reach %s (%s), %s, %s\n", m->library_version, m->precision, m->compiler, m->flags);
+    printf("%s, %d cores, %s\n", m->cpu, m->cores, m->date);
+    printf("%d repeats of about %g s each, interleaved; median, min and max over repeats\n\n", run->repeats,
+           run->repeat_seconds);
+    printf("%-44s %-14s %12s %12s %12s %8s\n", "figure", "unit", "median", "min", "max", "repeats");
+}
+
+static void print_figure(const figure *f) {
+    char median[32], min[32], max[32];
+    format_value(median, sizeof median, f->stats.median, f->unit);
+    format_value(min, sizeof min, f->stats.min, f->unit);
+    format_value(max, sizeof max, f->stats.max, f->unit);
+    printf("%-44s %-14s %12s %12s %12s %8d\n", f->name, f->unit, median, min, max, f->stats.repeats);
+    fflush(stdout);
+}
+
+static void print_ratios(const bench_run *run) {
+    if (run->ratio_count == 0) return;
+    printf("\n%-44s %-60s %8s\n", "ratio", "numerator / denominator (medians)", "value");
+    for (int i = 0; i < run->ratio_count; i++) {
+        const ratio *r = &run->ratios[i];
+        char pair[128];
+        snprintf(pair, sizeof pair, "%s / %s", r->numerator, r->denominator);
+        printf("%-44s %-60s %8.2f\n", r->name, pair, r->value);
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+static void json_string(FILE *file, const char *text) {
+    fputc('"', file);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(file, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(file, "\\u%04x", *c);
+        else
+            fputc(*c, file);
+    }
+    fputc('"', file);
+}
+
+/* JSON has no NaN or infinity; null says "no number" honestly. */
+static void json_number(FILE *file, double value) {
+    if (isfinite(value))
+        fprintf(file, "%.9g", value);
+    else
+        fputs("null", file);
+}
+
+static void json_field(FILE *file, const char *key, const char *value, const char *after) {
+    json_string(file, key);
+    fputs(": ", file);
+    json_string(file, value);
+    fputs(after, file);
+}
+
+static void json_machine(FILE *file, const bench_machine *m) {
+    fputs("  \"machine\": {\n    ", file);
+    json_field(file, "cpu", m->cpu, ",\n    ");
+    fprintf(file, "\"cores\": %d,\n    ", m->cores);
+    json_field(file, "compiler", m->compiler, ",\n    ");
+    json_field(file, "flags", m->flags, ",\n    ");
+    json_field(file, "precision", m->precision, ",\n    ");
+    json_field(file, "library_version", m->library_version, ",\n    ");
+    json_field(file, "date", m->date, "\n  },\n");
+}
+
+/* Arrays hold one object per line; these open an item and close the array. */
+static void json_item_start(FILE *file, int index) { fputs(index ? ",\n    {" : "\n    {", file); }
+static void json_array_end(FILE *file, int count, const char *after) {
+    fputs(count ? "\n  ]" : "]", file);
+    fputs(after, file);
+}
+
+static void json_figure(FILE *file, const figure *f) {
+    json_field(file, "name", f->name, ", ");
+    json_field(file, "unit", f->unit, ", \"median\": ");
+    json_number(file, f->stats.median);
+    fputs(", \"min\": ", file);
+    json_number(file, f->stats.min);
+    fputs(", \"max\": ", file);
+    json_number(file, f->stats.max);
+    fprintf(file, ", \"repeats\": %d}", f->stats.repeats);
+}
+
+static void json_ratio(FILE *file, const ratio *r) {
+    json_field(file, "name", r->name, ", ");
+    json_field(file, "numerator", r->numerator, ", ");
+    json_field(file, "denominator", r->denominator, ", \"value\": ");
+    json_number(file, r->value);
+    fputc('}', file);
+}
+
+static int write_json(const bench_run *run, const char *path) {
+    FILE *file = fopen(path, "w");
+    if (!file) return 0;
+    fputs("{\n", file);
+    json_machine(file, run->machine);
+    fputs("  \"figures\": [", file);
+    for (int i = 0; i < run->figure_count; i++) {
+        json_item_start(file, i);
+        json_figure(file, &run->figures[i]);
+    }
+    json_array_end(file, run->figure_count, ",\n  \"ratios\": [");
+    for (int i = 0; i < run->ratio_count; i++) {
+        json_item_start(file, i);
+        json_ratio(file, &run->ratios[i]);
+    }
+    json_array_end(file, run->ratio_count, "\n}\n");
+    return fclose(file) == 0;
+}
+
+/* ---- the run --------------------------------------------------------------------------- */
+
+bench_run *bench_run_start(const bench_options *options, const bench_machine *machine) {
+    bench_run *run = bench_calloc(1, sizeof *run);
+    run->options = *options;
+    run->machine = machine;
+    run->repeat_seconds = options->quick ? QUICK_REPEAT_SECONDS : REPEAT_SECONDS;
+    run->repeats = options->repeats > 0 ? options->repeats : options->quick ? QUICK_REPEATS : REPEATS;
+    print_header(run);
+    return run;
+}
+
+int bench_run_finish(bench_run *run) {
+    print_ratios(run);
+    int status = run->failed ? 1 : 0;
+    if (run->figure_count == 0) {
+        fprintf(stderr, "reach-bench: no figure matches the filter\n");
+        status = 1;
+    }
+    const char *path = run->options.json_path;
+    if (path && !write_json(run, path)) {
+        fprintf(stderr, "reach-bench: cannot write %s\n", path);
+        status = 1;
+    } else if (path) {
+        printf("\nwrote %s\n", path);
+    }
+    if (run->failed) fprintf(stderr, "reach-bench: a check failed (see above); the figures are not to be trusted\n");
+    for (int i = 0; i < run->figure_count; i++) {
+        free(run->figures[i].name);
+        free(run->figures[i].unit);
+    }
+    for (int i = 0; i < run->ratio_count; i++) {
+        free(run->ratios[i].name);
+        free(run->ratios[i].numerator);
+        free(run->ratios[i].denominator);
+    }
+    free(run->figures);
+    free(run->ratios);
+    free(run);
+    return status;
+}
+
+int bench_wants(const bench_run *run, const char *name) {
+    if (run->options.filter_count == 0) return 1;
+    size_t name_length = strlen(name);
+    for (int i = 0; i < run->options.filter_count; i++) {
+        const char *filter = run->options.filters[i];
+        if (strncmp(name, filter, strlen(filter)) == 0) return 1;
+        if (strncmp(filter, name, name_length) == 0 && filter[name_length] == '/') return 1;
+    }
+    return 0;
+}
+
+void bench_record(bench_run *run, const char *name, const char *unit, bench_stats stats) {
+    if (!bench_wants(run, name)) return;
+    run->figures = reserve(run->figures, run->figure_count, &run->figure_capacity, sizeof *run->figures);
+    figure *f = &run->figures[run->figure_count++];
+    f->name = copy_string(name);
+    f->unit = copy_string(unit);
+    f->stats = stats;
+    print_figure(f);
+}
+
+void bench_record_value(bench_run *run, const char *name, const char *unit, double value) {
+    bench_stats s = {value, value, value, 1};
+    bench_record(run, name, unit, s);
+}
+
+static const figure *find_figure(const bench_run *run, const char *name) {
+    for (int i = 0; i < run->figure_count; i++)
+        if (strcmp(run->figures[i].name, name) == 0) return &run->figures[i];
+    return NULL;
+}
+
+void bench_ratio(bench_run *run, const char *name, const char *numerator, const char *denominator) {
+    const figure *top = find_figure(run, numerator), *bottom = find_figure(run, denominator);
+    if (!top || !bottom) return;
+    run->ratios = reserve(run->ratios, run->ratio_count, &run->ratio_capacity, sizeof *run->ratios);
+    ratio *r = &run->ratios[run->ratio_count++];
+    r->name = copy_string(name);
+    r->numerator = copy_string(numerator);
+    r->denominator = copy_string(denominator);
+    r->value = top->stats.median / bottom->stats.median;
+}
+
+void bench_check(bench_run *run, int ok, const char *what) {
+    if (ok) return;
+    fprintf(stderr, "reach-bench: CHECK FAILED: %s\n", what);
+    run->failed = 1;
+}
+
+/* How many passes make one repeat last about repeat_seconds. Doubling from one pass until a
+ * batch takes a tenth of that also warms the caches and branch predictors. */
+static long calibrate(const bench_run *run, const bench_timed *timed) {
+    long passes = 1;
+    double elapsed = time_passes(timed, passes);
+    while (elapsed < run->repeat_seconds / 10 && passes < (1L << 40)) {
+        passes *= 2;
+        elapsed = time_passes(timed, passes);
+    }
+    double scaled = (double)passes * run->repeat_seconds / elapsed;
+    return scaled > 1 ? (long)scaled : 1;
+}
+
+void bench_time(bench_run *run, const bench_timed *list, int count) {
+    int repeats = run->repeats;
+    long *passes = bench_calloc((size_t)count, sizeof *passes);
+    double *rates = bench_calloc((size_t)(count * repeats), sizeof *rates);
+    for (int i = 0; i < count; i++)
+        if (bench_wants(run, list[i].name)) passes[i] = calibrate(run, &list[i]);
+    /* Round r times every entry once, starting at a different one each round, so neither
+     * load drift nor going first favours an entry. */
+    for (int r = 0; r < repeats; r++) {
+        for (int k = 0; k < count; k++) {
+            int i = (r + k) % count;
+            if (passes[i] == 0) continue;
+            rates[i * repeats + r] = list[i].items * (double)passes[i] / time_passes(&list[i], passes[i]);
+        }
+    }
+    for (int i = 0; i < count; i++)
+        if (passes[i]) bench_record(run, list[i].name, list[i].unit, bench_stats_of(&rates[i * repeats], repeats));
+    free(rates);
+    free(passes);
+}
