@@ -1,0 +1,270 @@
+/* Every invalid input the contract names gets its message, one error object, one line on
+ * standard error and exit status 1. */
+#include "cli_test_support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define HIP      "{'name':'hip','parent':null,'position':[0,1,0]}"
+#define KNEE     "{'name':'knee','parent':'hip','position':[0,-0.45,0]}"
+#define ANKLE    "{'name':'ankle','parent':'knee','position':[0,-0.42,0]}"
+#define LEG      "{'bones':[" HIP "," KNEE "," ANKLE "]}"
+#define TWO_BONE "'solver':{'type':'two_bone'}"
+#define TO_ANKLE "'targets':[{'bone':'ankle','position':[0.1,0.3,0.2]}]"
+
+/* A request on the leg with the rig replaced. */
+#define WITH_RIG(rig) "{'rig':" rig "," TWO_BONE "," TO_ANKLE "}"
+/* A request on the leg with one more field (or a field replaced) at the top level. */
+#define LEG_REQUEST(solver, targets) "{'rig':" LEG ",'solver':" solver ",'targets':" targets "}"
+
+static void expect_solve_error(const char *request, const char *message) {
+    cli_run run = run_cli(request, "solve", "-", NULL);
+    assert_cli_error(&run, 1, message);
+    cli_run_free(&run);
+}
+
+static void unreadable_file(void **state) {
+    (void)state;
+    cli_run run = run_cli(NULL, "solve", "no/such/request.json", NULL);
+    assert_cli_error(&run, 1, "cannot read 'no/such/request.json': No such file or directory");
+    cli_run_free(&run);
+}
+
+static void invalid_json(void **state) {
+    (void)state;
+    expect_solve_error("{'rig': {'bones': [}", "invalid JSON at line 1, column 20");
+    expect_solve_error("{'rig':\n  {'bones' [1]}}", "invalid JSON at line 2, column 12");
+    expect_solve_error("{} {}", "invalid JSON at line 1, column 4");
+    expect_solve_error("  \n ", "invalid JSON: the input is empty");
+    expect_solve_error("[1, 2, 3]", "request: expected an object, got an array");
+}
+
+static void unknown_parent(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[" HIP "," KNEE ",{'name':'ankle','parent':'kne'}]}"),
+                       "bones[2].parent: no bone named 'kne'");
+}
+
+static void cycle_and_order(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'a','parent':'b'},{'name':'b','parent':'a'}]}"),
+                       "bones[0].parent: the parents form a cycle: 'a' -> 'b' -> 'a'");
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'a','parent':'a'}]}"),
+                       "bones[0].parent: the bone 'a' cannot be its own parent");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP ",{'name':'ankle','parent':'knee'}," KNEE "]}"),
+                       "bones[1].parent: 'knee' is listed after this bone; list parents before their children");
+}
+
+static void duplicate_names(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[" HIP "," KNEE "," KNEE "]}"),
+                       "bones[2].name: duplicate bone name 'knee' (also bones[1])");
+    expect_solve_error(WITH_RIG("{'bones':[{'name':''}]}"), "bones[0].name: a bone name cannot be empty");
+    expect_solve_error(WITH_RIG("{'bones':[{'parent':null}]}"), "bones[0].name: required field is missing");
+}
+
+static void zero_length_bone(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[" HIP ",{'name':'knee','parent':'hip'}," ANKLE "]}"),
+                       "bones[1].position: bone 'hip' has zero length ('knee' sits on its joint); two_bone needs "
+                       "both bones to have a length");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP "," KNEE ",{'name':'ankle','parent':'knee','position':[0,0,0]}]}"),
+                       "bones[2].position: bone 'knee' has zero length ('ankle' sits on its joint); two_bone needs "
+                       "both bones to have a length");
+}
+
+static void not_finite_numbers(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'hip','position':[0,1e999,0]}," KNEE "," ANKLE "]}"),
+                       "bones[0].position[1]: number is not finite");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[-1e400,0,0]}]"),
+                       "targets[0].position[0]: number is not finite");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','tolerance':1e309}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.tolerance: number is not finite");
+    /* JSON has no NaN or Infinity literals: the parse stops on them. */
+    const char *literals[] = {LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[NaN,0,0]}]"),
+                              LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[-Infinity,0,0]}]")};
+    const char *starts[] = {"NaN", "-Infinity"};
+    for (size_t i = 0; i < 2; i++) {
+        char message[64];
+        snprintf(message, sizeof message, "invalid JSON at line 1, column %d",
+                 (int)(strstr(literals[i], starts[i]) - literals[i]) + 1);
+        expect_solve_error(literals[i], message);
+    }
+}
+
+static void zero_quaternion(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'hip','rotation':[0,0,0,0]}," KNEE "," ANKLE "]}"),
+                       "bones[0].rotation: quaternion has length zero");
+    expect_solve_error(
+        LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[0,0,0],'orientation':[0,0,0,0]}]"),
+        "targets[0].orientation: quaternion has length zero");
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'hip','rotation':[0,0,1]}," KNEE "," ANKLE "]}"),
+                       "bones[0].rotation: expected a quaternion [x, y, z, w], got an array of another length");
+}
+
+static void unknown_solver(void **state) {
+    (void)state;
+    expect_solve_error(LEG_REQUEST("{'type':'fabrik'}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.type: unknown solver 'fabrik' (available: two_bone)");
+    expect_solve_error("{'rig':" LEG "," TO_ANKLE "}", "solver: required field is missing");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','damping':0.1}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver: unknown field 'damping'");
+}
+
+static void wrong_types(void **state) {
+    (void)state;
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':'up'}]"),
+                       "targets[0].position: expected [x, y, z] or [x, y], got a string");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','tolerance':'small'}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.tolerance: expected a number, got a string");
+    expect_solve_error(LEG_REQUEST("{'type':2}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.type: expected a string, got a number");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "{'bone':'ankle'}"),
+                       "targets: expected an array, got an object");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[0,true,0]}]"),
+                       "targets[0].position[1]: expected a number, got a boolean");
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'hip','parent':3}]}"),
+                       "bones[0].parent: expected a bone name (a string) or null, got a number");
+    expect_solve_error(WITH_RIG("{'bones':{}}"), "bones: expected an array, got an object");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','max_iterations':2.5}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.max_iterations: expected a whole number in [1, 1000000]");
+}
+
+static void unknown_and_repeated_fields(void **state) {
+    (void)state;
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','positon':[0,0,0]}]"),
+                       "targets[0]: unknown field 'positon'");
+    expect_solve_error(WITH_RIG("{'bones':[{'name':'hip','name':'leg'}]}"), "bones[0]: field 'name' appears twice");
+    expect_solve_error("{'rig':" LEG "," TWO_BONE "," TO_ANKLE ",'extra':1}", "request: unknown field 'extra'");
+}
+
+static void unknown_target_bone(void **state) {
+    (void)state;
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'foot','position':[0,0,0]}]"),
+                       "targets[0].bone: no bone named 'foot'");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[]"), "targets: give at least one target");
+    expect_solve_error("{'rig':" LEG "," TWO_BONE ",'chain_root':'pelvis'," TO_ANKLE "}",
+                       "chain_root: no bone named 'pelvis'");
+}
+
+static void wrong_chain_shape(void **state) {
+    (void)state;
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'knee','position':[0,0,0]}]"),
+                       "targets[0].bone: two_bone needs the target bone, its parent and its grandparent, but 'knee' "
+                       "has no grandparent");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'hip','position':[0,0,0]}]"),
+                       "targets[0].bone: two_bone needs the target bone, its parent and its grandparent, but 'hip' "
+                       "has no parent");
+    expect_solve_error("{'rig':" LEG "," TWO_BONE ",'chain_root':'knee'," TO_ANKLE "}",
+                       "chain_root: two_bone moves the grandparent of the target bone, 'hip', not 'knee'");
+    expect_solve_error(
+        LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[0,0,0]},{'bone':'ankle','position':[0,0,0]}]"),
+        "targets: two_bone takes exactly one target, got 2");
+}
+
+static void bad_two_bone_options(void **state) {
+    (void)state;
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','max_stretch':0.5}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.max_stretch: must be at least 1 (1 turns stretch off)");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','soft_distance':-1}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.soft_distance: must not be negative");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone','tolerance':0}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.tolerance: must be greater than zero");
+    expect_solve_error(LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[0,0,0],'weight':2}]"),
+                       "targets[0].weight: two_bone blends by weight, which must be in [0, 1]");
+}
+
+static void bad_joints(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'bones':[" HIP
+                                ",{'name':'knee','parent':'hip','position':[0,-0.45,0],'joint':{'type':"
+                                "'slider'}}," ANKLE "]}"),
+                       "bones[1].joint.type: unknown joint type 'slider' (expected ball, hinge, cone, prismatic or "
+                       "fixed)");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP
+                                ",{'name':'knee','parent':'hip','joint':{'type':'hinge','axis':[0,0,0]}}"
+                                "," ANKLE "]}"),
+                       "bones[1].joint.axis: axis has length zero");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP
+                                ",{'name':'knee','parent':'hip','joint':{'type':'hinge','axis':[1,0,0],"
+                                "'min':1,'max':-1}}," ANKLE "]}"),
+                       "bones[1].joint: min (1) is greater than max (-1)");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP
+                                ",{'name':'knee','parent':'hip','joint':{'type':'prismatic','axis':[1,0,"
+                                "0]}}," ANKLE "]}"),
+                       "bones[1].joint.min: required field is missing");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP ",{'name':'knee','parent':'hip','joint':{'type':'cone','axis':[0,1,0],"
+                                "'angle':4}}," ANKLE "]}"),
+                       "bones[1].joint.angle: must lie within [0, pi] radians");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP
+                                ",{'name':'knee','parent':'hip','joint':{'type':'fixed','axis':[0,1,0]}}"
+                                "," ANKLE "]}"),
+                       "bones[1].joint: unknown field 'axis'");
+}
+
+static void bad_joint_values(void **state) {
+    (void)state;
+    const char *rig = "{'bones':[" HIP ",{'name':'knee','parent':'hip','position':[0,-0.45,0],'joint':{'type':'hinge',"
+                      "'axis':[1,0,0],'min':-2,'max':0}}," ANKLE "]}";
+    char request[1024];
+    snprintf(request, sizeof request, "{'rig':%s," TWO_BONE "," TO_ANKLE ",'joints':[0.5]}", rig);
+    expect_solve_error(request, "joints[0]: 0.5 is outside the limits [-2, 0] of bone 'knee' (hinge)");
+    snprintf(request, sizeof request, "{'rig':%s," TWO_BONE "," TO_ANKLE ",'joints':[0, 1]}", rig);
+    expect_solve_error(request, "joints: expected 1 value (one per hinge or prismatic joint, in bone order), got 2");
+}
+
+static void dh_not_yet(void **state) {
+    (void)state;
+    expect_solve_error(WITH_RIG("{'dh':{'convention':'standard','joints':[]}}"),
+                       "rig.dh: Denavit-Hartenberg rigs are not supported yet; give the rig as \"bones\"");
+    expect_solve_error(WITH_RIG("{}"), "rig: expected a \"bones\" array");
+    expect_solve_error("{" TWO_BONE "," TO_ANKLE "}", "rig: required field is missing");
+}
+
+/* Numbers that are finite but whose products overflow must give an error or finite output,
+ * never NaN or infinity. */
+static void huge_numbers_never_print_non_finite(void **state) {
+    (void)state;
+    const char *requests[] = {
+        WITH_RIG(
+            "{'bones':[{'name':'hip','position':[0,1e308,0]},{'name':'knee','parent':'hip','position':[1e308,-1e308,"
+            "0]},{'name':'ankle','parent':'knee','position':[-1e308,1e308,0]}]}"),
+        LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[1e308,-1e308,1e308]}]"),
+        LEG_REQUEST("{'type':'two_bone'}", "[{'bone':'ankle','position':[1e-308,0,0],'pole':[1e308,1e308,0]}]"),
+    };
+    for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
+        cli_run run = run_cli(requests[i], "solve", "-", NULL);
+        assert_non_null(run.json);
+        if (run.status == 0)
+            assert_all_finite_text(run.out);
+        else
+            assert_int_equal(run.status, 1);
+        cli_run_free(&run);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unreadable_file),
+        cmocka_unit_test(invalid_json),
+        cmocka_unit_test(unknown_parent),
+        cmocka_unit_test(cycle_and_order),
+        cmocka_unit_test(duplicate_names),
+        cmocka_unit_test(zero_length_bone),
+        cmocka_unit_test(not_finite_numbers),
+        cmocka_unit_test(zero_quaternion),
+        cmocka_unit_test(unknown_solver),
+        cmocka_unit_test(wrong_types),
+        cmocka_unit_test(unknown_and_repeated_fields),
+        cmocka_unit_test(unknown_target_bone),
+        cmocka_unit_test(wrong_chain_shape),
+        cmocka_unit_test(bad_two_bone_options),
+        cmocka_unit_test(bad_joints),
+        cmocka_unit_test(bad_joint_values),
+        cmocka_unit_test(dh_not_yet),
+        cmocka_unit_test(huge_numbers_never_print_non_finite),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,53 @@
+/* The command line itself: help, version, and bad usage (exit status 2). */
+#include "cli_test_support.h"
+
+#include <string.h>
+
+static void help_and_version(void **state) {
+    (void)state;
+    cli_run help = run_cli(NULL, "--help", NULL);
+    assert_int_equal(help.status, 0);
+    assert_non_null(strstr(help.out, "usage: reach solve FILE|-"));
+    assert_non_null(strstr(help.out, "Solver types: two_bone."));
+    cli_run_free(&help);
+    cli_run solve_help = run_cli(NULL, "solve", "-h", NULL);
+    assert_int_equal(solve_help.status, 0);
+    assert_non_null(strstr(solve_help.out, "--jsonl"));
+    cli_run_free(&solve_help);
+    cli_run version = run_cli(NULL, "--version", NULL);
+    assert_int_equal(version.status, 0);
+    assert_string_equal(version.out, "reach 0.1.0 (double precision)\n");
+    cli_run_free(&version);
+}
+
+static void expect_usage_error(const char *message, const char *a, const char *b, const char *c, const char *d) {
+    cli_run run = run_cli("{}", a, b, c, d, NULL);
+    assert_cli_error(&run, 2, message);
+    cli_run_free(&run);
+}
+
+static void bad_usage(void **state) {
+    (void)state;
+    cli_run none = run_cli(NULL, NULL);
+    assert_cli_error(&none, 2, "missing command (see 'reach --help')");
+    cli_run_free(&none);
+    expect_usage_error("unknown command 'solv' (expected solve or fk) (see 'reach --help')", "solv", "-", NULL, NULL);
+    expect_usage_error("'solve' needs a FILE (or - for standard input) (see 'reach --help')", "solve", NULL, NULL,
+                       NULL);
+    expect_usage_error("unknown option '--fast' for 'solve' (see 'reach --help')", "solve", "--fast", "-", NULL);
+    expect_usage_error("unknown option '--jsonl' for 'fk' (see 'reach --help')", "fk", "--jsonl", "-", NULL);
+    expect_usage_error("unexpected argument 'b.json': give one FILE (see 'reach --help')", "solve", "a.json", "b.json",
+                       NULL);
+    expect_usage_error("--rig needs a file name (see 'reach --help')", "solve", "--jsonl", "-", "--rig");
+    cli_run both = run_cli(NULL, "solve", "--jsonl", "-", "--rig", "-", NULL);
+    assert_cli_error(&both, 2, "FILE and --rig cannot both be standard input (see 'reach --help')");
+    cli_run_free(&both);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(help_and_version),
+        cmocka_unit_test(bad_usage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
