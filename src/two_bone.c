@@ -70,10 +70,18 @@ static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 
     candidates[count++] = upper_dir;
     for (int i = 0; i < count; ++i) {
         reach_vec3 p = reach_vec3_reject(candidates[i], u);
-        if (reach_vec3_length(p) > BEND_PLANE_EPSILON) return reach_vec3_normalize_safe(p, u);
+        if (reach_vec3_length(p) > BEND_PLANE_EPSILON) {
+            /* A short remainder carries the rounding of the subtraction: reject once more so
+             * the bend direction is perpendicular to u to full precision. */
+            p = reach_vec3_reject(reach_vec3_normalize_safe(p, u), u);
+            return reach_vec3_normalize_safe(p, u);
+        }
     }
     return reach_vec3_any_perpendicular(u);
 }
+
+/* A limb must span at least this many units in the last place of its coordinates. */
+#define LIMB_RESOLUTION_ULPS 64
 
 /* 2^e closest above the magnitude of x, so that dividing by it is exact. */
 static reach_real power_of_two_scale(reach_real x) {
@@ -112,6 +120,12 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real l1 = reach_vec3_length(upper_s), l2 = reach_vec3_length(lower_s);
     reach_real chain = l1 + l2;
     if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain) return REACH_ERROR_ZERO_LENGTH;
+    /* The output is root + offset, rounded to the coordinates' resolution. A limb only a few
+     * units in the last place long at its distance from the origin cannot keep its lengths;
+     * say so rather than return a crumpled pose. (Solve in a local frame to avoid this.) */
+    reach_real coordinates =
+        reach_max(reach_vec3_max_abs(in->root), reach_max(reach_vec3_max_abs(in->mid), reach_vec3_max_abs(in->end)));
+    if (chain * scale < LIMB_RESOLUTION_ULPS * REACH_REAL_EPSILON * coordinates) return REACH_ERROR_OUT_OF_RANGE;
 
     /* Direction to the target; at the root it has none, so keep the limb's current aim. */
     reach_vec3 current_aim = reach_vec3_normalize_safe(reach_vec3_add(upper_s, lower_s),
@@ -179,7 +193,8 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     r.residual = reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
     reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
     r.reached = r.residual <= tolerance;
-    if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end)) return REACH_ERROR_OUT_OF_RANGE;
+    if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end) || !reach_is_finite(r.residual))
+        return REACH_ERROR_OUT_OF_RANGE;
     *out = r;
     return REACH_OK;
 }
@@ -240,6 +255,7 @@ reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const re
     r.lower_length = r3.lower_length;
     r.residual = r3.residual;
     r.reached = r3.reached;
+    if (!reach_vec2_is_finite(r.mid_mirror)) return REACH_ERROR_OUT_OF_RANGE; /* reflected past the range */
     *out = r;
     return REACH_OK;
 }

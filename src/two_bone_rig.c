@@ -79,6 +79,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     r.end = reach_affine_point(in->parent_world, new_end);
     if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end)) return REACH_ERROR_OUT_OF_RANGE;
     r.residual = reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+    if (!reach_is_finite(r.residual)) return REACH_ERROR_OUT_OF_RANGE;
 
     reach_vec3 world_root = reach_affine_point(in->parent_world, root);
     reach_vec3 world_mid = reach_affine_point(in->parent_world, mid);
