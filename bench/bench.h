@@ -16,7 +16,9 @@
 typedef struct bench_run bench_run;
 
 /* How a run goes; filled from the command line by main.c. */
-#define BENCH_MAX_FILTERS 16
+#define BENCH_MAX_FILTERS   16
+#define BENCH_REPEATS       15 /* timed repeats per figure */
+#define BENCH_QUICK_REPEATS 3  /* the same with --quick */
 typedef struct bench_options {
     int quick;             /* a short smoke run: few, short repeats */
     int repeats;           /* 0: the default for the mode */

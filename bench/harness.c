@@ -238,7 +238,7 @@ bench_run *bench_run_start(const bench_options *options, const bench_machine *ma
     run->options = *options;
     run->machine = machine;
     run->repeat_seconds = options->quick ? QUICK_REPEAT_SECONDS : REPEAT_SECONDS;
-    run->repeats = options->repeats > 0 ? options->repeats : options->quick ? QUICK_REPEATS : REPEATS;
+    run->repeats = options->repeats > 0 ? options->repeats : options->quick ? BENCH_QUICK_REPEATS : BENCH_REPEATS;
     print_header(run);
     return run;
 }

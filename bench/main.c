@@ -19,13 +19,14 @@ static const bench_suite suites[] = {
 };
 
 static void usage(FILE *out) {
-    fputs("usage: reach-bench [--quick] [--filter PREFIX]... [--repeats N] [--json PATH]\n"
-          "  --quick           a short smoke run (few, short repeats)\n"
-          "  --filter PREFIX   only figures whose name starts with PREFIX (repeatable, or comma-separated)\n"
-          "  --repeats N       timed repeats per figure (default 15, quick 3)\n"
-          "  --json PATH       also write the figures to PATH as JSON\n"
-          "suites:",
-          out);
+    fprintf(out,
+            "usage: reach-bench [--quick] [--filter PREFIX]... [--repeats N] [--json PATH]\n"
+            "  --quick           a short smoke run (few, short repeats)\n"
+            "  --filter PREFIX   only figures whose name starts with PREFIX (repeatable, or comma-separated)\n"
+            "  --repeats N       timed repeats per figure (default %d, quick %d)\n"
+            "  --json PATH       also write the figures to PATH as JSON\n"
+            "suites:",
+            BENCH_REPEATS, BENCH_QUICK_REPEATS);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         fprintf(out, " %s", suites[i].name);
     fputc('\n', out);
