@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPlayground } from './browser.mjs';
 import { check, expect, expectNear, summary } from './harness.mjs';
+import { SOLVERS } from '../public/js/solvers/index.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = path.join(REPO, 'build', 'web');
@@ -64,10 +65,19 @@ function side(s, point) {
   return Math.sign(cross(sub(s.target, s.joints[0]), sub(point, s.joints[0]))[2]);
 }
 
+// The solvers whose entry points the built module exports: exactly those the page may offer.
+function solversInModule() {
+  const module = new WebAssembly.Module(fs.readFileSync(path.join(OUT, 'reach.wasm')));
+  const exported = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
+  return SOLVERS.filter((solver) => solver.requires.every((name) => exported.has(name))).map((s) => s.id);
+}
+
 await check('the page loads the library and offers the solvers the module has', async () => {
   const s = await state();
   expect(s.library.version.length > 0, 'no library version');
-  expect(JSON.stringify(s.solvers) === JSON.stringify(['two-bone-2d', 'two-bone-3d']), `solvers ${s.solvers}`);
+  const expected = solversInModule();
+  expect(['two-bone-2d', 'two-bone-3d'].every((id) => expected.includes(id)), `module solvers ${expected}`);
+  expect(JSON.stringify(s.solvers) === JSON.stringify(expected), `offers ${s.solvers}, the module has ${expected}`);
   const options = await page.$$eval('#solver option', (list) => list.map((o) => o.value));
   expect(JSON.stringify(options) === JSON.stringify(s.solvers), `menu ${options}`);
   expect(s.solver === 'two-bone-2d' && s.dims === 2, `starts with ${s.solver}`);
@@ -222,6 +232,28 @@ await check('back to 2-D, the handles return to the plane', async () => {
   expect(s.joints.every((p) => p[2] === 0), 'a joint left the plane');
   expectLengthsKept(s, [1.3, 0.8]);
   await page.screenshot({ path: path.join(OUT, 'playground-2d.png') });
+});
+
+await check('every solver offered follows a target nudged with the mouse', async () => {
+  for (const id of (await state()).solvers) {
+    await page.selectOption('#solver', id);
+    let s = await state();
+    expect(s.solver === id, `could not choose ${id}`);
+    expect(s.reached, `${id} starts out of reach of ${s.target}`);
+    const lengths = s.lengths;
+    // 20 pixels along the root→target line on screen, toward the middle of the reach range, at
+    // the same depth: the target stays within reach.
+    const distance = norm(sub(s.target, s.joints[0]));
+    const inner = Math.max(0, 2 * Math.max(...lengths) - total(lengths));
+    const middle = (inner + total(lengths)) / 2;
+    const away = unit(sub(s.screen.target, s.screen.joints[0]));
+    const to = s.screen.target.map((v, i) => v + (distance < middle ? 20 : -20) * away[i]);
+    await drag(s.screen.target, to);
+    s = await state();
+    expect(norm(sub(s.screen.target, to)) < 1, `${id}: the target did not follow the mouse`);
+    expectReached(s);
+    expectLengthsKept(s, lengths);
+  }
 });
 
 await check('the console stayed free of errors and warnings', async () => {
