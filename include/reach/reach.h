@@ -6,6 +6,7 @@
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
+ *   walker                 procedural locomotion: legs, gait groups, step rules, ground
  * See README.md and docs/ for the guide. */
 #ifndef REACH_H
 #define REACH_H
@@ -17,5 +18,6 @@
 #include "solver.h"
 #include "status.h"
 #include "two_bone.h"
+#include "walker.h"
 
 #endif

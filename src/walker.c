@@ -1,0 +1,168 @@
+/* The walker: definitions, validation, setting up and the per-frame update. */
+#include "internal.h"
+#include "walker_internal.h"
+
+#include <string.h>
+
+reach_walker_def reach_walker_default_def(void) {
+    reach_walker_def d;
+    d.dimensions = 3;
+    d.step_threshold = REACH_R(0.35);
+    d.step_duration = REACH_R(0.2);
+    d.step_height = REACH_R(0.3);
+    d.lead_time = REACH_R(0.15);
+    d.overstretch = REACH_R(0.9);
+    d.ride_height = REACH_R(0.8);
+    d.max_tilt = REACH_R(0.5);
+    d.follow_time = REACH_R(0.1);
+    d.ground = NULL;
+    d.ground_user = NULL;
+    return d;
+}
+
+reach_walker_leg_def reach_walker_default_leg_def(void) {
+    reach_walker_leg_def d;
+    memset(&d, 0, sizeof d);
+    d.hip = reach_vec3_zero();
+    d.rest = reach_vec2_make(0, REACH_R(1.4));
+    d.reach = 0;
+    d.group = 0;
+    d.solver = REACH_LEG_TWO_BONE;
+    d.bone_count = 2;
+    d.bone_lengths[0] = 1;
+    d.bone_lengths[1] = REACH_R(1.2);
+    d.knee = reach_vec3_make(0, 0, 1);
+    return d;
+}
+
+static reach_status check_def(const reach_walker_def *d) {
+    reach_real numbers[] = {d->step_threshold, d->step_duration, d->step_height, d->lead_time,
+                            d->overstretch,    d->ride_height,   d->max_tilt,    d->follow_time};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (!reach_is_finite(numbers[i])) return REACH_ERROR_NOT_FINITE;
+    if (d->dimensions != 2 && d->dimensions != 3) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!(d->step_threshold > 0) || !(d->step_duration > 0) || d->step_height < 0 || d->lead_time < 0 ||
+        !(d->overstretch > 0) || d->overstretch > 1 || d->ride_height < 0 || d->max_tilt < 0 ||
+        !(d->max_tilt < REACH_PI / 2) || d->follow_time < 0)
+        return REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_OK;
+}
+
+static int bone_count_fits(reach_leg_solver solver, int bone_count) {
+    switch (solver) {
+    case REACH_LEG_TWO_BONE: return bone_count == 2;
+    }
+    return 0;
+}
+
+/* Checks a leg and resolves its reach (0: the chain's length) into *out. */
+static reach_status check_leg(const reach_walker_def *def, const reach_walker_leg_def *leg, reach_walker_leg_def *out) {
+    if (!bone_count_fits(leg->solver, leg->bone_count)) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_vec3_is_finite(leg->hip) || !reach_vec2_is_finite(leg->rest) || !reach_is_finite(leg->reach) ||
+        !reach_vec3_is_finite(leg->knee))
+        return REACH_ERROR_NOT_FINITE;
+    reach_real chain = 0;
+    for (int k = 0; k < leg->bone_count; k++) {
+        if (!reach_is_finite(leg->bone_lengths[k])) return REACH_ERROR_NOT_FINITE;
+        if (!(leg->bone_lengths[k] > 0)) return REACH_ERROR_ZERO_LENGTH;
+        chain += leg->bone_lengths[k];
+    }
+    if (leg->group < 0 || leg->reach < 0 || leg->reach > chain) return REACH_ERROR_INVALID_ARGUMENT;
+    reach_vec3 knee = leg->knee;
+    if (def->dimensions == 2) knee.z = 0;
+    if (!(reach_vec3_max_abs(knee) > 0)) return REACH_ERROR_INVALID_ARGUMENT;
+
+    *out = *leg;
+    if (out->reach == 0) out->reach = chain;
+    /* The rest stance must be possible: on level ground, with the body at its ride height. */
+    reach_vec3 hip = leg->hip;
+    hip.z = def->dimensions == 2 ? 0 : hip.z + def->ride_height;
+    reach_vec3 rest = reach_vec3_make(leg->rest.x, leg->rest.y, 0);
+    if (!(reach_vec3_length_robust(reach_vec3_sub(rest, hip)) <= def->overstretch * out->reach))
+        return REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_OK;
+}
+
+/* The chain straight from the hip toward the foot: the first guess the solvers start from. */
+static void straighten_leg(reach_walker_leg *leg) {
+    reach_vec3 direction = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->hip), reach_vec3_make(0, 0, -1));
+    leg->joints[0] = leg->hip;
+    for (int k = 0; k < leg->def.bone_count; k++)
+        leg->joints[k + 1] = reach_vec3_mad(leg->joints[k], direction, leg->def.bone_lengths[k]);
+}
+
+static void solve_legs(reach_walker *walker) {
+    for (int i = 0; i < walker->leg_count; i++)
+        reach__walker_solve_leg(walker, &walker->legs[i]);
+}
+
+reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def, const reach_walker_leg_def *legs,
+                               int leg_count, reach_vec2 position, reach_real heading) {
+    REACH_CHECK_ARG(walker && def && legs);
+    REACH_CHECK_ARG(leg_count >= 1 && leg_count <= REACH_WALKER_MAX_LEGS);
+    reach_status st = check_def(def);
+    if (st != REACH_OK) return st;
+    if (!reach_vec2_is_finite(position) || !reach_is_finite(heading)) return REACH_ERROR_NOT_FINITE;
+    reach_walker_leg_def resolved[REACH_WALKER_MAX_LEGS];
+    for (int i = 0; i < leg_count; i++) {
+        st = check_leg(def, &legs[i], &resolved[i]);
+        if (st != REACH_OK) return st;
+    }
+
+    memset(walker, 0, sizeof *walker);
+    walker->def = *def;
+    walker->leg_count = leg_count;
+    walker->position = reach_vec3_make(position.x, position.y, def->dimensions == 2 ? 0 : def->ride_height);
+    walker->heading = heading;
+    walker->up = reach_vec3_make(0, 0, 1);
+    reach_quat yaw = reach__walker_yaw(heading);
+    for (int i = 0; i < leg_count; i++) {
+        reach_walker_leg *leg = &walker->legs[i];
+        leg->def = resolved[i];
+        leg->planted = 1;
+        leg->bend = 1;
+        reach_vec3 rest = reach_vec3_add(walker->position,
+                                         reach_quat_rotate(yaw, reach_vec3_make(leg->def.rest.x, leg->def.rest.y, 0)));
+        reach__walker_ground(walker, rest.x, rest.y, &rest.z, &leg->normal);
+        leg->foot = rest;
+    }
+    reach__walker_follow_feet(walker, 1);
+    for (int i = 0; i < leg_count; i++)
+        straighten_leg(&walker->legs[i]);
+    solve_legs(walker);
+    return REACH_OK;
+}
+
+/* The change of heading folded into (-pi, pi]: the body turns the short way. */
+static reach_real heading_change(reach_real from, reach_real to) {
+    reach_real d = to - from;
+    d -= 2 * REACH_PI * reach_floor((d + REACH_PI) / (2 * REACH_PI));
+    return d <= -REACH_PI ? d + 2 * REACH_PI : d;
+}
+
+reach_status reach_walker_update(reach_walker *walker, reach_vec2 position, reach_real heading, reach_real dt) {
+    REACH_CHECK_ARG(walker);
+    if (!reach_vec2_is_finite(position) || !reach_is_finite(heading) || !reach_is_finite(dt))
+        return REACH_ERROR_NOT_FINITE;
+    if (!(dt > 0)) return REACH_ERROR_INVALID_ARGUMENT;
+    reach_vec2 moved = reach_vec2_sub(position, reach_vec2_make(walker->position.x, walker->position.y));
+    reach_vec2 velocity = reach_vec2_scale(moved, 1 / dt);
+    reach_real turn_rate = heading_change(walker->heading, heading) / dt;
+    /* Landing points look this far ahead; the motion must stay finite over it. */
+    reach_real horizon = walker->def.step_duration + walker->def.lead_time;
+    if (!reach_vec2_is_finite(reach_vec2_scale(velocity, horizon)) || !reach_is_finite(turn_rate * horizon))
+        return REACH_ERROR_OUT_OF_RANGE;
+
+    walker->position.x = position.x;
+    walker->position.y = position.y;
+    walker->heading = heading;
+    walker->velocity = velocity;
+    walker->turn_rate = turn_rate;
+    walker->time += dt;
+    walker->frame++;
+    reach_real follow = walker->def.follow_time;
+    reach__walker_follow_feet(walker, follow > 0 ? dt / (follow + dt) : 1);
+    reach__walker_step(walker, dt);
+    solve_legs(walker);
+    return REACH_OK;
+}
