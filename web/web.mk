@@ -50,6 +50,6 @@ serve: $(WEB_WASM)
 	node web/tools/serve.mjs --port $(WEB_PORT)
 
 web-test: $(WEB_WASM) web/node_modules/.package-lock.json
-	node web/tests/playground.test.mjs
+	node web/tests/run.mjs
 
 TEST_STEPS += web-test

@@ -24,7 +24,8 @@ export async function openPlayground({ width = 1200, height = 760 } = {}) {
   const page = context.pages()[0] ?? (await context.newPage());
   const problems = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    const type = message.type();
+    if (type === 'error' || type === 'warning') problems.push(`${type}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));

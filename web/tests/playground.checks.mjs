@@ -1,39 +1,12 @@
 // The playground in a real browser: drags with the mouse and a finger, switches solvers, edits
 // the chain, and checks from the page's read-only state (window.reachState) that the poses
 // the WebAssembly module produced have the properties IK promises.
-//
-//   node web/tests/playground.test.mjs      (make web-test builds what it needs first)
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openPlayground } from './browser.mjs';
-import { check, expect, expectNear, summary } from './harness.mjs';
+import { check, expect, expectNear } from './harness.mjs';
+import { OUT, REPO, WASM, cross, dot, norm, sub, total, unit } from './support.mjs';
 import { SOLVERS } from '../public/js/solvers/index.js';
-
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OUT = path.join(REPO, 'build', 'web');
-
-const sub = (a, b) => a.map((v, i) => v - b[i]);
-const dot = (a, b) => a.reduce((sum, v, i) => sum + v * b[i], 0);
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const norm = (a) => Math.hypot(...a);
-const unit = (a) => a.map((v) => v / norm(a));
-const total = (lengths) => lengths.reduce((sum, l) => sum + l, 0);
-
-if (!fs.existsSync(path.join(OUT, 'reach.wasm'))) {
-  console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
-  process.exit(1);
-}
-
-const { page, problems, close } = await openPlayground();
-const state = () => page.evaluate(() => window.reachState);
-
-async function drag(from, to, steps = 12) {
-  await page.mouse.move(from[0], from[1]);
-  await page.mouse.down();
-  await page.mouse.move(to[0], to[1], { steps });
-  await page.mouse.up();
-}
 
 // 2-D only: the client pixel of a world point, from the root's pixel and the view's scale.
 function pixelOf(s, world) {
@@ -67,199 +40,220 @@ function side(s, point) {
 
 // The solvers whose entry points the built module exports: exactly those the page may offer.
 function solversInModule() {
-  const module = new WebAssembly.Module(fs.readFileSync(path.join(OUT, 'reach.wasm')));
+  const module = new WebAssembly.Module(fs.readFileSync(WASM));
   const exported = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
   return SOLVERS.filter((solver) => solver.requires.every((name) => exported.has(name))).map((s) => s.id);
 }
 
-await check('the page loads the library and offers the solvers the module has', async () => {
-  const s = await state();
-  expect(s.library.version.length > 0, 'no library version');
-  const expected = solversInModule();
-  expect(['two-bone-2d', 'two-bone-3d'].every((id) => expected.includes(id)), `module solvers ${expected}`);
-  expect(JSON.stringify(s.solvers) === JSON.stringify(expected), `offers ${s.solvers}, the module has ${expected}`);
-  const options = await page.$$eval('#solver option', (list) => list.map((o) => o.value));
-  expect(JSON.stringify(options) === JSON.stringify(s.solvers), `menu ${options}`);
-  expect(s.solver === 'two-bone-2d' && s.dims === 2, `starts with ${s.solver}`);
-  expectFinitePose(s);
-});
-
-await check('dragging the target with the mouse brings the end effector onto it', async () => {
-  const before = await state();
-  const drop = pixelOf(before, [0.9, -0.6]);
-  await drag(before.screen.target, drop);
-  const s = await state();
-  expectNear(s.target[0], 0.9, 2 / s.view.scale, 'target x');
-  expectNear(s.target[1], -0.6, 2 / s.view.scale, 'target y');
-  expectReached(s);
-  expectLengthsKept(s, [1, 0.8]);
-  const endPixel = s.screen.joints[2];
-  expect(norm(sub(endPixel, drop)) < 1, `end drawn at ${endPixel}, the mouse let go at ${drop}`);
-});
-
-await check('out of reach, the arm lies straight toward the target', async () => {
-  const before = await state();
-  await drag(before.screen.target, pixelOf(before, [-2.0, -1.1]));
-  const s = await state();
-  const toward = unit(sub(s.target, s.joints[0]));
-  for (let bone = 0; bone < 2; bone++) {
-    const direction = unit(sub(s.joints[bone + 1], s.joints[bone]));
-    expect(dot(direction, toward) > 1 - 1e-6, `bone ${bone + 1} points ${direction}, not ${toward}`);
+export async function playgroundChecks() {
+  let session;
+  await check('the page starts in Chromium and loads the module', async () => {
+    session = await openPlayground();
+  });
+  if (!session) return;
+  try {
+    await workThePage(session);
+  } finally {
+    await session.close();
   }
-  const distance = norm(sub(s.target, s.joints[0]));
-  expect(distance > 1.8, `the target ${s.target} is within reach`);
-  expectNear(norm(sub(s.joints[2], s.joints[0])), 1.8, 1e-5, 'end distance from the root');
-  expectNear(s.residual, distance - 1.8, 1e-5, 'residual');
-  expect(!s.reached, 'reported as reached');
-});
+  console.log(`screenshots: ${path.relative(REPO, OUT)}/playground-2d.png, playground-3d.png`);
+}
 
-await check('the pole picks the side the elbow bends to; the other solution mirrors it', async () => {
-  let s = await state();
-  await drag(s.screen.target, pixelOf(s, [1.2, 0.3]));
-  s = await state();
-  const poleSide = side(s, s.pole);
-  expect(side(s, s.joints[1]) === poleSide, 'the elbow is not on the pole side');
-  // Over to the other side of the root→target line, mirrored across it.
-  const t = unit(s.target);
-  const mirrored = sub(s.target.map((v) => 2 * v * dot(s.pole, t) / norm(s.target)), s.pole);
-  await drag(s.screen.pole, pixelOf(s, mirrored));
-  s = await state();
-  expect(side(s, s.pole) === -poleSide, `the pole ${s.pole} did not cross the line`);
-  expect(side(s, s.joints[1]) === -poleSide, 'the elbow did not follow the pole');
-  expect(side(s, s.alternative) === poleSide, 'the other solution is not on the other side');
-  expectReached(s);
-  expectLengthsKept(s, [1, 0.8]);
-});
+async function workThePage({ page, problems }) {
+  const state = () => page.evaluate(() => window.reachState);
 
-await check('soft IK eases the end in near full reach, by the documented curve', async () => {
-  await page.check('#soft');
-  let s = await state();
-  expect(s.softIK.enabled && s.softIK.distance === 0.2, `soft IK ${JSON.stringify(s.softIK)}`);
-  await drag(s.screen.target, pixelOf(s, [1.8, 0]));
-  s = await state();
-  // With L = 1.8 and soft distance 0.2, a target at d > L − 0.2 is met at
-  // L − 0.2 + 0.2·(1 − exp(−(d − (L − 0.2)) / 0.2)): short of it, never at full stretch.
-  const d = norm(sub(s.target, s.joints[0]));
-  const expected = 1.6 + 0.2 * (1 - Math.exp(-(d - 1.6) / 0.2));
-  expectNear(norm(sub(s.joints[2], s.joints[0])), expected, 1e-4, 'softened end distance');
-  expect(s.residual > 0.05 && !s.reached, `residual ${s.residual}`);
-  await page.uncheck('#soft');
-  s = await state();
-  expectReached(s);
-});
+  async function drag(from, to, steps = 12) {
+    await page.mouse.move(from[0], from[1]);
+    await page.mouse.down();
+    await page.mouse.move(to[0], to[1], { steps });
+    await page.mouse.up();
+  }
 
-await check('editing a bone length changes the chain, and it still reaches', async () => {
-  await page.fill('#bone-1', '1.3');
-  await page.press('#bone-1', 'Enter');
-  let s = await state();
-  expectNear(s.lengths[0], 1.3, 1e-5, 'bone 1 length');
-  expectLengthsKept(s, [1.3, 0.8]);
-  expect((await page.inputValue('#bone-1-slider')) === '1.3', 'the slider did not follow');
-  await drag(s.screen.target, pixelOf(s, [-0.4, 1.7]));
-  s = await state();
-  expectReached(s);
-  expectLengthsKept(s, [1.3, 0.8]);
-});
-
-await check('bad bone lengths are refused with a message, and nothing turns NaN', async () => {
-  for (const bad of ['-1', '0', '1e9', '']) {
-    await page.fill('#bone-2', bad);
-    await page.press('#bone-2', 'Enter');
+  await check('the page loads the library and offers the solvers the module has', async () => {
     const s = await state();
-    expect(s.message.startsWith('bone 2:'), `no message for '${bad}'`);
-    expectNear(s.lengths[1], 0.8, 1e-5, `bone 2 after '${bad}'`);
-    expect((await page.inputValue('#bone-2')) === '0.80', `the box kept '${bad}'`);
+    expect(s.library.version.length > 0, 'no library version');
+    const expected = solversInModule();
+    expect(['two-bone-2d', 'two-bone-3d'].every((id) => expected.includes(id)), `module solvers ${expected}`);
+    expect(JSON.stringify(s.solvers) === JSON.stringify(expected), `offers ${s.solvers}, the module has ${expected}`);
+    const options = await page.$$eval('#solver option', (list) => list.map((o) => o.value));
+    expect(JSON.stringify(options) === JSON.stringify(s.solvers), `menu ${options}`);
+    expect(s.solver === 'two-bone-2d' && s.dims === 2, `starts with ${s.solver}`);
     expectFinitePose(s);
-    expect(s.status === 0, `status ${s.statusText}`);
-  }
-});
+  });
 
-await check('a finger drags the target as the mouse does', async () => {
-  const s0 = await state();
-  const from = s0.screen.target;
-  const to = pixelOf(s0, [0.5, -1.2]);
-  const cdp = await page.context().newCDPSession(page);
-  const touch = (type, at) => cdp.send('Input.dispatchTouchEvent', {
-    type, touchPoints: at ? [{ x: at[0], y: at[1], id: 1, radiusX: 8, radiusY: 8 }] : [] });
-  await touch('touchStart', from);
-  for (let k = 1; k <= 8; k++) await touch('touchMove', from.map((v, i) => v + (to[i] - v) * (k / 8)));
-  await touch('touchEnd', null);
-  await cdp.detach();
-  const s = await state();
-  expectNear(s.target[0], 0.5, 2 / s.view.scale, 'target x');
-  expectNear(s.target[1], -1.2, 2 / s.view.scale, 'target y');
-  expectReached(s);
-});
-
-await check('the 3-D solver: drag target and pole, turn the view, the knee stays in the pole plane', async () => {
-  await page.selectOption('#solver', 'two-bone-3d');
-  let s = await state();
-  expect(s.solver === 'two-bone-3d' && s.dims === 3, `solver ${s.solver}`);
-  expectLengthsKept(s, [1.3, 0.8]);
-  // Turn the view by dragging empty space (the lower right corner of the canvas).
-  const box = await page.locator('#scene').boundingBox();
-  const corner = [box.x + box.width - 40, box.y + box.height - 40];
-  await drag(corner, [corner[0] - 120, corner[1] - 15]);
-  const turned = await state();
-  expect(Math.abs(turned.view.yaw - s.view.yaw) > 0.5, `yaw ${s.view.yaw} → ${turned.view.yaw}`);
-  expect(JSON.stringify(turned.target) === JSON.stringify(s.target), 'turning moved the target');
-  // Dragged in the plane facing the viewer, to one unit from the root on screen: in reach (its
-  // depth from the root is at most its old distance, 1.75), and out of the z = 0 plane.
-  const [rootX, rootY] = turned.screen.joints[0];
-  const step = Math.SQRT1_2 * turned.view.scale;
-  await drag(turned.screen.target, [rootX - step, rootY + step]);
-  s = await state();
-  expect(Math.abs(s.target[2]) > 0.1, `target ${s.target} stayed in z = 0`);
-  expectReached(s);
-  await drag(s.screen.pole, [s.screen.pole[0] + 60, s.screen.pole[1] + 30]);
-  s = await state();
-  expectReached(s);
-  expectLengthsKept(s, [1.3, 0.8]);
-  // The knee lies in the plane of root, target and pole, on the pole's side of the line.
-  const [root, knee] = s.joints;
-  const axis = unit(sub(s.target, root));
-  const normal = unit(cross(axis, sub(s.pole, root)));
-  expectNear(dot(normal, sub(knee, root)), 0, 1e-4, 'knee distance from the pole plane');
-  const offLine = (p) => sub(sub(p, root), axis.map((v) => v * dot(sub(p, root), axis)));
-  expect(dot(offLine(knee), offLine(s.pole)) > 0, 'the knee bends away from the pole');
-  await page.screenshot({ path: path.join(OUT, 'playground-3d.png') });
-});
-
-await check('back to 2-D, the handles return to the plane', async () => {
-  await page.selectOption('#solver', 'two-bone-2d');
-  const s = await state();
-  expect(s.dims === 2 && s.target[2] === 0 && s.pole[2] === 0, `target ${s.target}, pole ${s.pole}`);
-  expect(s.joints.every((p) => p[2] === 0), 'a joint left the plane');
-  expectLengthsKept(s, [1.3, 0.8]);
-  await page.screenshot({ path: path.join(OUT, 'playground-2d.png') });
-});
-
-await check('every solver offered follows a target nudged with the mouse', async () => {
-  for (const id of (await state()).solvers) {
-    await page.selectOption('#solver', id);
-    let s = await state();
-    expect(s.solver === id, `could not choose ${id}`);
-    expect(s.reached, `${id} starts out of reach of ${s.target}`);
-    const lengths = s.lengths;
-    // 20 pixels along the root→target line on screen, toward the middle of the reach range, at
-    // the same depth: the target stays within reach.
-    const distance = norm(sub(s.target, s.joints[0]));
-    const inner = Math.max(0, 2 * Math.max(...lengths) - total(lengths));
-    const middle = (inner + total(lengths)) / 2;
-    const away = unit(sub(s.screen.target, s.screen.joints[0]));
-    const to = s.screen.target.map((v, i) => v + (distance < middle ? 20 : -20) * away[i]);
-    await drag(s.screen.target, to);
-    s = await state();
-    expect(norm(sub(s.screen.target, to)) < 1, `${id}: the target did not follow the mouse`);
+  await check('dragging the target with the mouse brings the end effector onto it', async () => {
+    const before = await state();
+    const drop = pixelOf(before, [0.9, -0.6]);
+    await drag(before.screen.target, drop);
+    const s = await state();
+    expectNear(s.target[0], 0.9, 2 / s.view.scale, 'target x');
+    expectNear(s.target[1], -0.6, 2 / s.view.scale, 'target y');
     expectReached(s);
-    expectLengthsKept(s, lengths);
-  }
-});
+    expectLengthsKept(s, [1, 0.8]);
+    const endPixel = s.screen.joints[2];
+    expect(norm(sub(endPixel, drop)) < 1, `end drawn at ${endPixel}, the mouse let go at ${drop}`);
+  });
 
-await check('the console stayed free of errors and warnings', async () => {
-  expect(problems.length === 0, problems.join('\n'));
-});
+  await check('out of reach, the arm lies straight toward the target', async () => {
+    const before = await state();
+    await drag(before.screen.target, pixelOf(before, [-2.0, -1.1]));
+    const s = await state();
+    const toward = unit(sub(s.target, s.joints[0]));
+    for (let bone = 0; bone < 2; bone++) {
+      const direction = unit(sub(s.joints[bone + 1], s.joints[bone]));
+      expect(dot(direction, toward) > 1 - 1e-6, `bone ${bone + 1} points ${direction}, not ${toward}`);
+    }
+    const distance = norm(sub(s.target, s.joints[0]));
+    expect(distance > 1.8, `the target ${s.target} is within reach`);
+    expectNear(norm(sub(s.joints[2], s.joints[0])), 1.8, 1e-5, 'end distance from the root');
+    expectNear(s.residual, distance - 1.8, 1e-5, 'residual');
+    expect(!s.reached, 'reported as reached');
+  });
 
-await close();
-console.log(`screenshots: ${path.relative(REPO, OUT)}/playground-2d.png, playground-3d.png`);
-process.exit(summary());
+  await check('the pole picks the side the elbow bends to; the other solution mirrors it', async () => {
+    let s = await state();
+    await drag(s.screen.target, pixelOf(s, [1.2, 0.3]));
+    s = await state();
+    const poleSide = side(s, s.pole);
+    expect(side(s, s.joints[1]) === poleSide, 'the elbow is not on the pole side');
+    // Over to the other side of the root→target line, mirrored across it.
+    const t = unit(s.target);
+    const mirrored = sub(s.target.map((v) => 2 * v * dot(s.pole, t) / norm(s.target)), s.pole);
+    await drag(s.screen.pole, pixelOf(s, mirrored));
+    s = await state();
+    expect(side(s, s.pole) === -poleSide, `the pole ${s.pole} did not cross the line`);
+    expect(side(s, s.joints[1]) === -poleSide, 'the elbow did not follow the pole');
+    expect(side(s, s.alternative) === poleSide, 'the other solution is not on the other side');
+    expectReached(s);
+    expectLengthsKept(s, [1, 0.8]);
+  });
+
+  await check('soft IK eases the end in near full reach, by the documented curve', async () => {
+    await page.check('#soft');
+    let s = await state();
+    expect(s.softIK.enabled && s.softIK.distance === 0.2, `soft IK ${JSON.stringify(s.softIK)}`);
+    await drag(s.screen.target, pixelOf(s, [1.8, 0]));
+    s = await state();
+    // With L = 1.8 and soft distance 0.2, a target at d > L − 0.2 is met at
+    // L − 0.2 + 0.2·(1 − exp(−(d − (L − 0.2)) / 0.2)): short of it, never at full stretch.
+    const d = norm(sub(s.target, s.joints[0]));
+    const expected = 1.6 + 0.2 * (1 - Math.exp(-(d - 1.6) / 0.2));
+    expectNear(norm(sub(s.joints[2], s.joints[0])), expected, 1e-4, 'softened end distance');
+    expect(s.residual > 0.05 && !s.reached, `residual ${s.residual}`);
+    await page.uncheck('#soft');
+    s = await state();
+    expectReached(s);
+  });
+
+  await check('editing a bone length changes the chain, and it still reaches', async () => {
+    await page.fill('#bone-1', '1.3');
+    await page.press('#bone-1', 'Enter');
+    let s = await state();
+    expectNear(s.lengths[0], 1.3, 1e-5, 'bone 1 length');
+    expectLengthsKept(s, [1.3, 0.8]);
+    expect((await page.inputValue('#bone-1-slider')) === '1.3', 'the slider did not follow');
+    await drag(s.screen.target, pixelOf(s, [-0.4, 1.7]));
+    s = await state();
+    expectReached(s);
+    expectLengthsKept(s, [1.3, 0.8]);
+  });
+
+  await check('bad bone lengths are refused with a message, and nothing turns NaN', async () => {
+    for (const bad of ['-1', '0', '1e9', '']) {
+      await page.fill('#bone-2', bad);
+      await page.press('#bone-2', 'Enter');
+      const s = await state();
+      expect(s.message.startsWith('bone 2:'), `no message for '${bad}'`);
+      expectNear(s.lengths[1], 0.8, 1e-5, `bone 2 after '${bad}'`);
+      expect((await page.inputValue('#bone-2')) === '0.80', `the box kept '${bad}'`);
+      expectFinitePose(s);
+      expect(s.status === 0, `status ${s.statusText}`);
+    }
+  });
+
+  await check('a finger drags the target as the mouse does', async () => {
+    const s0 = await state();
+    const from = s0.screen.target;
+    const to = pixelOf(s0, [0.5, -1.2]);
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type, at) => cdp.send('Input.dispatchTouchEvent', {
+      type, touchPoints: at ? [{ x: at[0], y: at[1], id: 1, radiusX: 8, radiusY: 8 }] : [] });
+    await touch('touchStart', from);
+    for (let k = 1; k <= 8; k++) await touch('touchMove', from.map((v, i) => v + (to[i] - v) * (k / 8)));
+    await touch('touchEnd', null);
+    await cdp.detach();
+    const s = await state();
+    expectNear(s.target[0], 0.5, 2 / s.view.scale, 'target x');
+    expectNear(s.target[1], -1.2, 2 / s.view.scale, 'target y');
+    expectReached(s);
+  });
+
+  await check('the 3-D solver: drag target and pole, turn the view, the knee stays in the pole plane', async () => {
+    await page.selectOption('#solver', 'two-bone-3d');
+    let s = await state();
+    expect(s.solver === 'two-bone-3d' && s.dims === 3, `solver ${s.solver}`);
+    expectLengthsKept(s, [1.3, 0.8]);
+    // Turn the view by dragging empty space (the lower right corner of the canvas).
+    const box = await page.locator('#scene').boundingBox();
+    const corner = [box.x + box.width - 40, box.y + box.height - 40];
+    await drag(corner, [corner[0] - 120, corner[1] - 15]);
+    const turned = await state();
+    expect(Math.abs(turned.view.yaw - s.view.yaw) > 0.5, `yaw ${s.view.yaw} → ${turned.view.yaw}`);
+    expect(JSON.stringify(turned.target) === JSON.stringify(s.target), 'turning moved the target');
+    // Dragged in the plane facing the viewer, to one unit from the root on screen: in reach (its
+    // depth from the root is at most its old distance, 1.75), and out of the z = 0 plane.
+    const [rootX, rootY] = turned.screen.joints[0];
+    const step = Math.SQRT1_2 * turned.view.scale;
+    await drag(turned.screen.target, [rootX - step, rootY + step]);
+    s = await state();
+    expect(Math.abs(s.target[2]) > 0.1, `target ${s.target} stayed in z = 0`);
+    expectReached(s);
+    await drag(s.screen.pole, [s.screen.pole[0] + 60, s.screen.pole[1] + 30]);
+    s = await state();
+    expectReached(s);
+    expectLengthsKept(s, [1.3, 0.8]);
+    // The knee lies in the plane of root, target and pole, on the pole's side of the line.
+    const [root, knee] = s.joints;
+    const axis = unit(sub(s.target, root));
+    const normal = unit(cross(axis, sub(s.pole, root)));
+    expectNear(dot(normal, sub(knee, root)), 0, 1e-4, 'knee distance from the pole plane');
+    const offLine = (p) => sub(sub(p, root), axis.map((v) => v * dot(sub(p, root), axis)));
+    expect(dot(offLine(knee), offLine(s.pole)) > 0, 'the knee bends away from the pole');
+    await page.screenshot({ path: path.join(OUT, 'playground-3d.png') });
+  });
+
+  await check('back to 2-D, the handles return to the plane', async () => {
+    await page.selectOption('#solver', 'two-bone-2d');
+    const s = await state();
+    expect(s.dims === 2 && s.target[2] === 0 && s.pole[2] === 0, `target ${s.target}, pole ${s.pole}`);
+    expect(s.joints.every((p) => p[2] === 0), 'a joint left the plane');
+    expectLengthsKept(s, [1.3, 0.8]);
+    await page.screenshot({ path: path.join(OUT, 'playground-2d.png') });
+  });
+
+  await check('every solver offered follows a target nudged with the mouse', async () => {
+    for (const id of (await state()).solvers) {
+      await page.selectOption('#solver', id);
+      let s = await state();
+      expect(s.solver === id, `could not choose ${id}`);
+      expect(s.reached, `${id} starts out of reach of ${s.target}`);
+      const lengths = s.lengths;
+      // 20 pixels along the root→target line on screen, toward the middle of the reach range, at
+      // the same depth: the target stays within reach.
+      const distance = norm(sub(s.target, s.joints[0]));
+      const inner = Math.max(0, 2 * Math.max(...lengths) - total(lengths));
+      const middle = (inner + total(lengths)) / 2;
+      const away = unit(sub(s.screen.target, s.screen.joints[0]));
+      const to = s.screen.target.map((v, i) => v + (distance < middle ? 20 : -20) * away[i]);
+      await drag(s.screen.target, to);
+      s = await state();
+      expect(norm(sub(s.screen.target, to)) < 1, `${id}: the target did not follow the mouse`);
+      expectReached(s);
+      expectLengthsKept(s, lengths);
+    }
+  });
+
+  await check('the console stayed free of errors and warnings', async () => {
+    expect(problems.length === 0, problems.join('\n'));
+  });
+}

@@ -8,12 +8,12 @@ static reach_two_bone_options options_with_soft(reach_real soft_distance) {
     return options;
 }
 
-/* The side of the root→target line the pole is on; a pole on the line (or not finite) says
- * nothing, and the mid joint stays on the side of the root→end line it is on now. */
+/* The side of the root→target line the pole is on; a pole on the line says nothing, and the
+ * mid joint stays on the side of the root→end line it is on now. */
 static reach_bend bend_toward_pole(reach_vec2 root, reach_vec2 mid, reach_vec2 end, reach_vec2 target,
                                    reach_vec2 pole) {
     reach_real side = reach_vec2_cross(reach_vec2_sub(target, root), reach_vec2_sub(pole, root));
-    if (!(side == 0) && reach_is_finite(side)) return side > 0 ? REACH_BEND_CCW : REACH_BEND_CW;
+    if (side != 0) return side > 0 ? REACH_BEND_CCW : REACH_BEND_CW;
     return reach_vec2_cross(reach_vec2_sub(end, root), reach_vec2_sub(mid, root)) < 0 ? REACH_BEND_CW : REACH_BEND_CCW;
 }
 
@@ -21,6 +21,8 @@ int reach_wasm_two_bone_2d(reach_real target_x, reach_real target_y, reach_real 
                            reach_real soft_distance) {
     reach_wasm_rig *rig = reach_wasm_rig_get();
     if (rig->joint_count != 3) return REACH_ERROR_BAD_CHAIN;
+    /* The library checks the target; the pole only picks a side here, so it is checked here. */
+    if (!reach_is_finite(pole_x) || !reach_is_finite(pole_y)) return REACH_ERROR_NOT_FINITE;
     reach_vec3 *joints = rig->joints;
     reach_two_bone_2d_input in;
     in.root = reach_vec2_make(joints[0].x, joints[0].y);

@@ -1,0 +1,202 @@
+// The WebAssembly module in node, through the page's own wrapper (js/reach.js): the library as
+// compiled for the browser (wasi-libc's libm, SIMD code generation) and the C layer around it
+// keep the promises of include/reach/two_bone.h, and bad input changes nothing.
+import { check, expect, expectNear } from './harness.mjs';
+import { cross, dot, loadModule, norm, random, sub, total, unit } from './support.mjs';
+
+const CASES = 2000;
+
+// The library's float tolerance for "reached" is 1e-4 × chain length; the checks use the same.
+const tolerance = (lengths) => 1e-4 * total(lengths);
+
+function expectFinite(joints, what) {
+  expect(joints.flat().every(Number.isFinite), `${what}: a joint is not finite: ${JSON.stringify(joints)}`);
+}
+
+function expectLengths(joints, lengths, what) {
+  lengths.forEach((length, bone) => {
+    expectNear(norm(sub(joints[bone + 1], joints[bone])), length, tolerance(lengths), `${what}: bone ${bone + 1}`);
+  });
+}
+
+// Where the end must be: on the ray toward the target at the nearest distance the limb can
+// reach, [|L1 − L2|, L1 + L2] (the target itself when it is in range).
+function expectEndPlaced(outcome, target, lengths, what) {
+  const [root, , end] = outcome.pose;
+  const [l1, l2] = lengths;
+  const d = norm(sub(target, root));
+  const placed = Math.min(Math.max(d, Math.abs(l1 - l2)), l1 + l2);
+  const eps = tolerance(lengths);
+  expectNear(norm(sub(end, root)), placed, eps, `${what}: end distance from the root`);
+  expectNear(outcome.residual, norm(sub(target, end)), eps, `${what}: residual`);
+  if (d > 1e-3 * total(lengths)) {
+    expect(dot(unit(sub(end, root)), unit(sub(target, root))) > 1 - 1e-4, `${what}: the end is off the target ray`);
+  }
+  if (Math.abs(d - placed) > 10 * eps) expect(!outcome.reached, `${what}: out of range but reported reached`);
+  else if (d > Math.abs(l1 - l2) + 10 * eps && d < l1 + l2 - 10 * eps) expect(outcome.reached, `${what}: not reached`);
+}
+
+// How far the mid joint stands off the root→end line, relative to the chain: below this the
+// limb is straight and has no side.
+function bendHeight(joints) {
+  const [root, mid, end] = joints;
+  const axis = unit(sub(end, root));
+  const along = dot(sub(mid, root), axis);
+  return norm(sub(sub(mid, root), axis.map((v) => v * along)));
+}
+
+function randomLengths(next) {
+  return [0.1 + 2.9 * next(), 0.1 + 2.9 * next()];
+}
+
+// A point in the cube of half-width radius (the square, in 2-D) around the root.
+function randomPoint(next, radius, dims) {
+  return [0, 0, 0].map((_, i) => (i < dims ? (2 * next() - 1) * radius : 0));
+}
+
+// Every exported solver entry point, called with its arguments for a target and a pole.
+const SOLVE = {
+  '2-D': (reach, t, p, soft = 0) => reach.exports.reach_wasm_two_bone_2d(t[0], t[1], p[0], p[1], soft),
+  '3-D': (reach, t, p, soft = 0) => reach.exports.reach_wasm_two_bone_3d(t[0], t[1], t[2], p[0], p[1], p[2], soft),
+};
+
+export async function moduleChecks() {
+  await check('module, 2-D: seeded random limbs keep their bones, place the end, bend to the pole', () => {
+    const reach = loadModule();
+    const next = random(2024);
+    for (let k = 0; k < CASES; k++) {
+      const lengths = randomLengths(next);
+      const reachLength = total(lengths);
+      expect(reach.resetChain(lengths) === 0, `case ${k}: reset`);
+      const target = randomPoint(next, 1.3 * reachLength, 2);
+      const pole = randomPoint(next, 1.3 * reachLength, 2);
+      const status = SOLVE['2-D'](reach, target, pole);
+      const outcome = reach.outcome(status);
+      const what = `case ${k} (lengths ${lengths}, target ${target}, pole ${pole})`;
+      expect(status === 0, `${what}: ${outcome.statusText}`);
+      expectFinite(outcome.pose, what);
+      expectLengths(outcome.pose, lengths, what);
+      expectEndPlaced(outcome, target, lengths, what);
+      const poleSide = cross(target, pole)[2];
+      if (Math.abs(poleSide) > 1e-3 * norm(target) * norm(pole) && bendHeight(outcome.pose) > 1e-3 * reachLength) {
+        const midSide = cross(target, outcome.pose[1])[2];
+        expect(Math.sign(midSide) === Math.sign(poleSide), `${what}: the elbow is not on the pole's side`);
+      }
+      // The other solution: the same limb with the elbow mirrored, so the same bone lengths.
+      expectLengths([outcome.pose[0], outcome.alternative, outcome.pose[2]], lengths, `${what}, other solution`);
+    }
+  });
+
+  await check('module, 3-D: seeded random limbs keep their bones, place the end, bend in the pole plane', () => {
+    const reach = loadModule();
+    const next = random(7);
+    for (let k = 0; k < CASES; k++) {
+      const lengths = randomLengths(next);
+      const reachLength = total(lengths);
+      expect(reach.resetChain(lengths) === 0, `case ${k}: reset`);
+      const target = randomPoint(next, 1.3 * reachLength, 3);
+      const pole = randomPoint(next, 1.3 * reachLength, 3);
+      const status = SOLVE['3-D'](reach, target, pole);
+      const outcome = reach.outcome(status);
+      const what = `case ${k} (lengths ${lengths}, target ${target}, pole ${pole})`;
+      expect(status === 0, `${what}: ${outcome.statusText}`);
+      expectFinite(outcome.pose, what);
+      expectLengths(outcome.pose, lengths, what);
+      expectEndPlaced(outcome, target, lengths, what);
+      expect(outcome.alternative === null, `${what}: the 3-D solver reports no second solution`);
+      const normal = cross(target, pole);
+      if (norm(normal) > 1e-2 * norm(target) * norm(pole) && bendHeight(outcome.pose) > 1e-3 * reachLength) {
+        const mid = outcome.pose[1];
+        expectNear(dot(unit(normal), mid), 0, tolerance(lengths), `${what}: knee off the pole plane`);
+        const offLine = (p) => sub(p, unit(target).map((v) => v * dot(p, unit(target))));
+        expect(dot(offLine(mid), offLine(pole)) > 0, `${what}: the knee bends away from the pole`);
+      }
+    }
+  });
+
+  await check('module: NaN, infinite or negative settings are refused and change nothing', () => {
+    const reach = loadModule();
+    const lengths = [1, 0.8];
+    for (const [name, solve] of Object.entries(SOLVE)) {
+      reach.resetChain(lengths);
+      expect(solve(reach, [1, 0.5, 0.2], [0, 1, 0]) === 0, `${name}: the first solve failed`);
+      const before = reach.outcome(0);
+      const goodTarget = [0.5, 1, 0.3], goodPole = [1, 0, 1];
+      for (const bad of [NaN, Infinity, -Infinity]) {
+        for (let i = 0; i < 3; i++) {
+          // In 2-D a z coordinate is not an input at all.
+          if (name === '2-D' && i === 2) continue;
+          for (const which of ['target', 'pole']) {
+            const target = goodTarget.slice(), pole = goodPole.slice();
+            (which === 'target' ? target : pole)[i] = bad;
+            const status = solve(reach, target, pole);
+            const after = reach.outcome(status);
+            expect(status !== 0, `${name}: ${which}[${i}] = ${bad} was accepted`);
+            expect(JSON.stringify(after.pose) === JSON.stringify(before.pose), `${name}: ${which}[${i}] moved the rig`);
+            expect(after.residual === before.residual, `${name}: ${which}[${i}] changed the report`);
+          }
+        }
+        expect(solve(reach, goodTarget, goodPole, bad) !== 0, `${name}: soft distance ${bad} was accepted`);
+      }
+      expect(solve(reach, goodTarget, goodPole, -0.1) !== 0, `${name}: a negative soft distance was accepted`);
+      expect(JSON.stringify(reach.joints()) === JSON.stringify(before.pose), `${name}: a refused call moved the rig`);
+    }
+  });
+
+  await check('module: degenerate goals (target at the root, pole on the line, huge numbers) give no NaN', () => {
+    const reach = loadModule();
+    const lengths = [1, 0.8];
+    const goals = [
+      { target: [0, 0, 0], pole: [0, 1, 0] },
+      { target: [1, 0, 0], pole: [2, 0, 0] },
+      { target: [1, 0, 0], pole: [0, 0, 0] },
+      { target: [1, 0.5, 0.25], pole: [1, 0.5, 0.25] },
+      { target: [1e30, -1e30, 1e30], pole: [0, 1, 0] },
+      { target: [1e-30, 0, 0], pole: [0, 1e-30, 0] },
+    ];
+    for (const [name, solve] of Object.entries(SOLVE)) {
+      for (const { target, pole } of goals) {
+        reach.resetChain(lengths);
+        const status = solve(reach, target, pole);
+        const outcome = reach.outcome(status);
+        const what = `${name}, target ${target}, pole ${pole}`;
+        expectFinite(outcome.pose, what);
+        expect(Number.isFinite(outcome.residual), `${what}: residual ${outcome.residual}`);
+        if (status === 0) expectLengths(outcome.pose, lengths, what);
+      }
+    }
+  });
+
+  await check('module: the chain editor refuses bad bones and keeps directions', () => {
+    const reach = loadModule();
+    const e = reach.exports;
+    expect(reach.resetChain([1, 0.8]) === 0, 'reset');
+    expect(SOLVE['2-D'](reach, [1, 1, 0], [0, 2, 0]) === 0, 'solve');
+    const before = reach.joints();
+    for (const [count, length] of [[0, 1], [-1, 1], [64, 1], [2, 0], [2, -1], [2, NaN], [2, Infinity]]) {
+      expect(e.reach_wasm_chain_reset(count, length) !== 0, `reset(${count}, ${length}) was accepted`);
+    }
+    for (const [bone, length] of [[-1, 1], [2, 1], [0, 0], [1, -0.5], [0, NaN], [1, -Infinity]]) {
+      expect(reach.setBoneLength(bone, length) !== 0, `bone ${bone} = ${length} was accepted`);
+    }
+    expect(JSON.stringify(reach.joints()) === JSON.stringify(before), 'a refused edit moved the rig');
+    expect(reach.setBoneLength(0, 1.5) === 0, 'bone 0 = 1.5 was refused');
+    const after = reach.joints();
+    expectNear(norm(sub(after[1], after[0])), 1.5, 1e-6, 'the new length');
+    expect(dot(unit(sub(after[1], after[0])), unit(sub(before[1], before[0]))) > 1 - 1e-6, 'the bone turned');
+    // The rest of the chain moves with the bone's end, unchanged in shape.
+    const shift = sub(after[1], before[1]);
+    expect(norm(sub(sub(after[2], before[2]), shift)) < 1e-6, 'the lower bone changed shape');
+    expect(e.reach_wasm_chain_reset(63, 0.5) === 0 && reach.joints().length === 64, 'the longest chain');
+  });
+
+  await check('module: a solver refuses a rig that is not its shape, and leaves it alone', () => {
+    const reach = loadModule();
+    expect(reach.resetChain([1, 1, 1]) === 0, 'reset');
+    const before = reach.joints();
+    for (const [name, solve] of Object.entries(SOLVE)) {
+      expect(solve(reach, [1, 1, 0], [0, 1, 0]) !== 0, `${name} solved a three-bone chain`);
+    }
+    expect(JSON.stringify(reach.joints()) === JSON.stringify(before), 'the rig moved');
+  });
+}

@@ -1,0 +1,16 @@
+// The web playground's tests: the WebAssembly module in node, then the page in Chromium.
+//
+//   node web/tests/run.mjs      (`make web-test` builds the module and installs npm packages first)
+import fs from 'node:fs';
+import { summary } from './harness.mjs';
+import { WASM } from './support.mjs';
+import { moduleChecks } from './module.checks.mjs';
+import { playgroundChecks } from './playground.checks.mjs';
+
+if (!fs.existsSync(WASM)) {
+  console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
+  process.exit(1);
+}
+await moduleChecks();
+await playgroundChecks();
+process.exit(summary());
