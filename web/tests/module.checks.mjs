@@ -60,58 +60,52 @@ const SOLVE = {
   '3-D': (reach, t, p, soft = 0) => reach.exports.reach_wasm_two_bone_3d(t[0], t[1], t[2], p[0], p[1], p[2], soft),
 };
 
+// CASES seeded random limbs, targets and poles (within 1.3 × the reach, so about half out of
+// range) through one solver: the properties every two-bone solve has, then the solver's own.
+function randomSolves(name, seed, moreChecks) {
+  const reach = loadModule();
+  const next = random(seed);
+  const dims = name === '2-D' ? 2 : 3;
+  for (let k = 0; k < CASES; k++) {
+    const lengths = randomLengths(next);
+    expect(reach.resetChain(lengths) === 0, `case ${k}: reset`);
+    const target = randomPoint(next, 1.3 * total(lengths), dims);
+    const pole = randomPoint(next, 1.3 * total(lengths), dims);
+    const status = SOLVE[name](reach, target, pole);
+    const outcome = reach.outcome(status);
+    const what = `case ${k} (lengths ${lengths}, target ${target}, pole ${pole})`;
+    expect(status === 0, `${what}: ${outcome.statusText}`);
+    expectFinite(outcome.pose, what);
+    expectLengths(outcome.pose, lengths, what);
+    expectEndPlaced(outcome, target, lengths, what);
+    moreChecks({ target, pole, outcome, lengths, what });
+  }
+}
+
 export async function moduleChecks() {
   await check('module, 2-D: seeded random limbs keep their bones, place the end, bend to the pole', () => {
-    const reach = loadModule();
-    const next = random(2024);
-    for (let k = 0; k < CASES; k++) {
-      const lengths = randomLengths(next);
-      const reachLength = total(lengths);
-      expect(reach.resetChain(lengths) === 0, `case ${k}: reset`);
-      const target = randomPoint(next, 1.3 * reachLength, 2);
-      const pole = randomPoint(next, 1.3 * reachLength, 2);
-      const status = SOLVE['2-D'](reach, target, pole);
-      const outcome = reach.outcome(status);
-      const what = `case ${k} (lengths ${lengths}, target ${target}, pole ${pole})`;
-      expect(status === 0, `${what}: ${outcome.statusText}`);
-      expectFinite(outcome.pose, what);
-      expectLengths(outcome.pose, lengths, what);
-      expectEndPlaced(outcome, target, lengths, what);
+    randomSolves('2-D', 2024, ({ target, pole, outcome, lengths, what }) => {
       const poleSide = cross(target, pole)[2];
-      if (Math.abs(poleSide) > 1e-3 * norm(target) * norm(pole) && bendHeight(outcome.pose) > 1e-3 * reachLength) {
+      if (Math.abs(poleSide) > 1e-3 * norm(target) * norm(pole) && bendHeight(outcome.pose) > 1e-3 * total(lengths)) {
         const midSide = cross(target, outcome.pose[1])[2];
         expect(Math.sign(midSide) === Math.sign(poleSide), `${what}: the elbow is not on the pole's side`);
       }
       // The other solution: the same limb with the elbow mirrored, so the same bone lengths.
       expectLengths([outcome.pose[0], outcome.alternative, outcome.pose[2]], lengths, `${what}, other solution`);
-    }
+    });
   });
 
   await check('module, 3-D: seeded random limbs keep their bones, place the end, bend in the pole plane', () => {
-    const reach = loadModule();
-    const next = random(7);
-    for (let k = 0; k < CASES; k++) {
-      const lengths = randomLengths(next);
-      const reachLength = total(lengths);
-      expect(reach.resetChain(lengths) === 0, `case ${k}: reset`);
-      const target = randomPoint(next, 1.3 * reachLength, 3);
-      const pole = randomPoint(next, 1.3 * reachLength, 3);
-      const status = SOLVE['3-D'](reach, target, pole);
-      const outcome = reach.outcome(status);
-      const what = `case ${k} (lengths ${lengths}, target ${target}, pole ${pole})`;
-      expect(status === 0, `${what}: ${outcome.statusText}`);
-      expectFinite(outcome.pose, what);
-      expectLengths(outcome.pose, lengths, what);
-      expectEndPlaced(outcome, target, lengths, what);
+    randomSolves('3-D', 7, ({ target, pole, outcome, lengths, what }) => {
       expect(outcome.alternative === null, `${what}: the 3-D solver reports no second solution`);
       const normal = cross(target, pole);
-      if (norm(normal) > 1e-2 * norm(target) * norm(pole) && bendHeight(outcome.pose) > 1e-3 * reachLength) {
+      if (norm(normal) > 1e-2 * norm(target) * norm(pole) && bendHeight(outcome.pose) > 1e-3 * total(lengths)) {
         const mid = outcome.pose[1];
         expectNear(dot(unit(normal), mid), 0, tolerance(lengths), `${what}: knee off the pole plane`);
         const offLine = (p) => sub(p, unit(target).map((v) => v * dot(p, unit(target))));
         expect(dot(offLine(mid), offLine(pole)) > 0, `${what}: the knee bends away from the pole`);
       }
-    }
+    });
   });
 
   await check('module: NaN, infinite or negative settings are refused and change nothing', () => {
