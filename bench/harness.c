@@ -35,6 +35,9 @@ struct bench_run {
     ratio *ratios;
     int ratio_count, ratio_capacity;
     int failed;
+    /* Wall time of the timed rounds, and the CPU time the bench got in them: their ratio
+     * says how much other processes disturbed the figures. */
+    double timed_wall_seconds, timed_cpu_seconds;
 };
 
 void *bench_calloc(size_t count, size_t size) {
@@ -68,11 +71,12 @@ static void *reserve(void *items, int count, int *capacity, size_t size) {
 static volatile double consumed;
 void bench_consume(double value) { consumed += value; }
 
-static double seconds_now(void) {
+static double seconds_of(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+static double seconds_now(void) { return seconds_of(CLOCK_MONOTONIC); }
 
 static double time_passes(const bench_timed *timed, long passes) {
     double start = seconds_now();
@@ -243,8 +247,16 @@ bench_run *bench_run_start(const bench_options *options, const bench_machine *ma
     return run;
 }
 
+/* Below this share of the wall time on a CPU, other processes took enough to widen the spread. */
+#define BUSY_MACHINE_SHARE 0.9
+
 int bench_run_finish(bench_run *run) {
     print_ratios(run);
+    if (run->timed_wall_seconds > 0) {
+        double share = run->timed_cpu_seconds / run->timed_wall_seconds;
+        printf("\nthe bench was on a CPU for %.0f%% of its timed wall time%s\n", 100 * share,
+               share < BUSY_MACHINE_SHARE ? ": the machine was busy, read medians and ratios, not single figures" : "");
+    }
     int status = run->failed ? 1 : 0;
     if (run->figure_count == 0) {
         fprintf(stderr, "reach-bench: no figure matches the filter\n");
@@ -343,6 +355,7 @@ void bench_time(bench_run *run, const bench_timed *list, int count) {
         if (bench_wants(run, list[i].name)) passes[i] = calibrate(run, &list[i]);
     /* Round r times every entry once, starting at a different one each round, so neither
      * load drift nor going first favours an entry. */
+    double wall_start = seconds_now(), cpu_start = seconds_of(CLOCK_THREAD_CPUTIME_ID);
     for (int r = 0; r < repeats; r++) {
         for (int k = 0; k < count; k++) {
             int i = (r + k) % count;
@@ -350,6 +363,8 @@ void bench_time(bench_run *run, const bench_timed *list, int count) {
             rates[i * repeats + r] = list[i].items * (double)passes[i] / time_passes(&list[i], passes[i]);
         }
     }
+    run->timed_wall_seconds += seconds_now() - wall_start;
+    run->timed_cpu_seconds += seconds_of(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
     for (int i = 0; i < count; i++)
         if (passes[i]) bench_record(run, list[i].name, list[i].unit, bench_stats_of(&rates[i * repeats], repeats));
     free(rates);
