@@ -1,0 +1,430 @@
+/* The walker's rules case by case: validation, determinism, gait groups, where feet land, the
+ * swing, forced steps, failed ground queries, body height and tilt, knees, custom creatures. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#define DT ((reach_real)1 / 60)
+
+#ifdef REACH_DOUBLE
+#define REL_TOL 1e-9
+#else
+#define REL_TOL 2e-5
+#endif
+
+static reach_walker_def def_3d(void) { return reach_walker_default_def(); }
+
+static void standard(reach_walker *w, const reach_walker_def *def, int legs) {
+    reach_walker_leg_def leg_defs[REACH_WALKER_MAX_LEGS];
+    assert_int_equal(reach_walker_standard_legs(legs, REACH_LEG_TWO_BONE, leg_defs), REACH_OK);
+    assert_int_equal(reach_walker_init(w, def, leg_defs, legs, reach_vec2_make(0, 0), 0), REACH_OK);
+}
+
+/* Walks straight along +x at `speed` for `seconds`, calling back after every frame. */
+typedef void (*frame_fn)(const reach_walker *before, const reach_walker *after, void *user);
+static void walk_straight(reach_walker *w, reach_real speed, reach_real seconds, frame_fn fn, void *user) {
+    int frames = (int)(seconds / DT);
+    reach_real x0 = w->position.x, y0 = w->position.y;
+    for (int f = 1; f <= frames; f++) {
+        reach_walker before = *w;
+        assert_int_equal(reach_walker_update(w, reach_vec2_make(x0 + speed * DT * (reach_real)f, y0), w->heading, DT),
+                         REACH_OK);
+        if (fn) fn(&before, w, user);
+    }
+}
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+static void test_standard_creatures_initialise(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    for (int legs = 2; legs <= REACH_WALKER_MAX_LEGS; legs += 2) {
+        standard(&w, &def, legs);
+        assert_int_equal(w.leg_count, legs);
+        for (int i = 0; i < legs; i++) {
+            const reach_walker_leg *leg = &w.legs[i];
+            assert_true(leg->planted);
+            ASSERT_NEAR(leg->def.reach, 2.4, 1e-6, "standard reach is the chain's length");
+            ASSERT_NEAR(leg->foot.z, 0, 0, "on flat ground");
+            ASSERT_NEAR(w.position.z, def.ride_height, REL_TOL, "ride height");
+        }
+    }
+    reach_walker_leg_def leg_defs[REACH_WALKER_MAX_LEGS + 2];
+    assert_int_equal(reach_walker_standard_legs(3, REACH_LEG_TWO_BONE, leg_defs), REACH_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(reach_walker_standard_legs(0, REACH_LEG_TWO_BONE, leg_defs), REACH_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(reach_walker_standard_legs(REACH_WALKER_MAX_LEGS + 2, REACH_LEG_TWO_BONE, leg_defs),
+                     REACH_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(reach_walker_standard_legs(4, (reach_leg_solver)99, leg_defs), REACH_ERROR_INVALID_ARGUMENT);
+}
+
+/* Each bad definition is refused with its own code and leaves the walker as it was. */
+static void expect_init_error(const reach_walker_def *def, const reach_walker_leg_def *legs, int count,
+                              reach_status expected, const char *what) {
+    static reach_walker w, copy;
+    memset(&w, 0x5a, sizeof w);
+    copy = w;
+    reach_status st = reach_walker_init(&w, def, legs, count, reach_vec2_make(0, 0), 0);
+    if (st != expected)
+        fail_msg("%s: got \"%s\", expected \"%s\"", what, reach_status_string(st), reach_status_string(expected));
+    if (!test_bytes_equal(&w, &copy, sizeof w)) fail_msg("%s: walker written on error", what);
+}
+
+static void test_bad_definitions_are_refused(void **state) {
+    (void)state;
+    reach_walker_leg_def legs[4];
+    assert_int_equal(reach_walker_standard_legs(4, REACH_LEG_TWO_BONE, legs), REACH_OK);
+    const reach_real nan = (reach_real)NAN;
+    reach_walker_def def;
+
+    def = def_3d(), def.dimensions = 1;
+    expect_init_error(&def, legs, 4, REACH_ERROR_INVALID_ARGUMENT, "dimensions 1");
+    def = def_3d(), def.step_threshold = 0;
+    expect_init_error(&def, legs, 4, REACH_ERROR_INVALID_ARGUMENT, "zero threshold");
+    def = def_3d(), def.step_duration = -1;
+    expect_init_error(&def, legs, 4, REACH_ERROR_INVALID_ARGUMENT, "negative duration");
+    def = def_3d(), def.step_height = nan;
+    expect_init_error(&def, legs, 4, REACH_ERROR_NOT_FINITE, "NaN height");
+    def = def_3d(), def.lead_time = (reach_real)INFINITY;
+    expect_init_error(&def, legs, 4, REACH_ERROR_NOT_FINITE, "infinite lead");
+    def = def_3d(), def.overstretch = REACH_R(1.01);
+    expect_init_error(&def, legs, 4, REACH_ERROR_INVALID_ARGUMENT, "overstretch above 1");
+    def = def_3d(), def.max_tilt = REACH_PI / 2;
+    expect_init_error(&def, legs, 4, REACH_ERROR_INVALID_ARGUMENT, "tilt of a right angle");
+    def = def_3d(), def.follow_time = -1;
+    expect_init_error(&def, legs, 4, REACH_ERROR_INVALID_ARGUMENT, "negative follow time");
+    def = def_3d();
+    expect_init_error(&def, legs, 0, REACH_ERROR_INVALID_ARGUMENT, "no legs");
+    expect_init_error(&def, legs, REACH_WALKER_MAX_LEGS + 1, REACH_ERROR_INVALID_ARGUMENT, "too many legs");
+
+    reach_walker_leg_def bad[4];
+    memcpy(bad, legs, sizeof bad), bad[2].bone_count = 3;
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "three bones for two-bone IK");
+    memcpy(bad, legs, sizeof bad), bad[1].bone_lengths[1] = 0;
+    expect_init_error(&def, bad, 4, REACH_ERROR_ZERO_LENGTH, "zero-length bone");
+    memcpy(bad, legs, sizeof bad), bad[3].hip.y = nan;
+    expect_init_error(&def, bad, 4, REACH_ERROR_NOT_FINITE, "NaN hip");
+    memcpy(bad, legs, sizeof bad), bad[0].reach = 3;
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "reach beyond the chain");
+    memcpy(bad, legs, sizeof bad), bad[0].group = -1;
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "negative group");
+    memcpy(bad, legs, sizeof bad), bad[0].knee = reach_vec3_zero();
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "no knee direction");
+    memcpy(bad, legs, sizeof bad), bad[0].rest = reach_vec2_make(5, 5);
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "rest out of reach");
+    memcpy(bad, legs, sizeof bad), bad[0].hip = reach_vec3_make(REACH_R(1e30), 0, 0);
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "hip far away");
+
+    static reach_walker w;
+    assert_int_equal(reach_walker_init(&w, &def, legs, 4, reach_vec2_make(nan, 0), 0), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(reach_walker_init(&w, &def, legs, 4, reach_vec2_make(0, 0), nan), REACH_ERROR_NOT_FINITE);
+}
+
+static void test_bad_updates_leave_the_walker_alone(void **state) {
+    (void)state;
+    static reach_walker w, copy;
+    reach_walker_def def = def_3d();
+    standard(&w, &def, 6);
+    walk_straight(&w, 1, 1, NULL, NULL);
+    copy = w;
+    const reach_real nan = (reach_real)NAN;
+    reach_vec2 here = reach_vec2_make(w.position.x, w.position.y);
+    assert_int_equal(reach_walker_update(&w, reach_vec2_make(nan, 0), 0, DT), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(reach_walker_update(&w, here, (reach_real)INFINITY, DT), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(reach_walker_update(&w, here, 0, nan), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(reach_walker_update(&w, here, 0, 0), REACH_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(reach_walker_update(&w, here, 0, -DT), REACH_ERROR_INVALID_ARGUMENT);
+    /* A jump so large that the velocity overflows. */
+    reach_real huge = REACH_R(0.9) * (sizeof(reach_real) == 4 ? (reach_real)3.4e38 : (reach_real)1.7e308);
+    assert_int_equal(reach_walker_update(&w, reach_vec2_make(huge, 0), 0, REACH_R(1e-3)), REACH_ERROR_OUT_OF_RANGE);
+    assert_true(test_bytes_equal(&w, &copy, sizeof w));
+}
+
+/* ---- determinism ------------------------------------------------------------------------ */
+
+static void test_same_inputs_same_bits(void **state) {
+    (void)state;
+    static reach_walker a, b, c;
+    reach_walk_terrain terrain = reach_walk_terrain_default(REACH_WALK_TERRAIN_WAVES);
+    reach_walker_def def = def_3d();
+    def.ground = reach_walk_terrain_ground;
+    def.ground_user = &terrain;
+    standard(&a, &def, 8);
+    standard(&b, &def, 8);
+    reach_walk_path path = reach_walk_path_default(REACH_WALK_PATH_FIGURE8);
+    for (int f = 1; f <= 1200; f++) {
+        reach_vec2 p;
+        reach_real heading;
+        assert_int_equal(reach_walk_path_sample(&path, (reach_real)f * DT, &p, &heading), REACH_OK);
+        assert_int_equal(reach_walker_update(&a, p, heading, DT), REACH_OK);
+        assert_int_equal(reach_walker_update(&b, p, heading, DT), REACH_OK);
+        if (f == 600) c = a; /* a copy is the whole creature and walks on the same */
+        if (f > 600) assert_int_equal(reach_walker_update(&c, p, heading, DT), REACH_OK);
+        if (!test_bytes_equal(&a, &b, sizeof a)) fail_msg("frame %d differs", f);
+        if (f >= 600 && !test_bytes_equal(&a, &c, sizeof a)) fail_msg("copy differs at frame %d", f);
+    }
+}
+
+/* ---- gait groups ------------------------------------------------------------------------ */
+
+static void test_gait_groups(void **state) {
+    (void)state;
+    /* 8: alternating tetrapod L1 R2 L3 R4 / R1 L2 R3 L4; 6: tripod L1 R2 L3 / R1 L2 R3;
+     * 4: diagonal pairs; 2: left and right. Legs are L1 R1 L2 R2 ... */
+    const int eight[] = {0, 1, 1, 0, 0, 1, 1, 0}, six[] = {0, 1, 1, 0, 0, 1}, four[] = {0, 1, 1, 0}, two[] = {0, 1};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(reach_walker_gait_group(8, i), eight[i]);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(reach_walker_gait_group(6, i), six[i]);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(reach_walker_gait_group(4, i), four[i]);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(reach_walker_gait_group(2, i), two[i]);
+    assert_int_equal(reach_walker_gait_group(8, 8), -1);
+    assert_int_equal(reach_walker_gait_group(8, -1), -1);
+    /* In general: a leg's neighbours along its side and across the body are in the other group. */
+    for (int n = 2; n <= REACH_WALKER_MAX_LEGS; n += 2)
+        for (int i = 0; i < n; i++) {
+            int across = i ^ 1, behind = i + 2;
+            assert_int_not_equal(reach_walker_gait_group(n, i), reach_walker_gait_group(n, across));
+            if (behind < n) assert_int_not_equal(reach_walker_gait_group(n, i), reach_walker_gait_group(n, behind));
+        }
+}
+
+/* ---- step rules ------------------------------------------------------------------------- */
+
+typedef struct landing_check {
+    int landings, lifts;
+    reach_real speed;
+} landing_check;
+
+/* At landing, an unclamped foot is exactly where its rest position will be lead_time later
+ * (on flat ground and at constant velocity that is rest + velocity × lead_time); at lift-off it
+ * is further than half the threshold from rest. */
+static void check_landing(const reach_walker *before, const reach_walker *w, void *user) {
+    landing_check *check = (landing_check *)user;
+    for (int i = 0; i < w->leg_count; i++) {
+        const reach_walker_leg *leg = &w->legs[i], *was = &before->legs[i];
+        reach_real c = reach_cos(w->heading), s = reach_sin(w->heading);
+        reach_vec2 rest = reach_vec2_make(w->position.x + c * leg->def.rest.x - s * leg->def.rest.y,
+                                          w->position.y + s * leg->def.rest.x + c * leg->def.rest.y);
+        reach_real d = reach_vec2_distance(reach_vec2_make(leg->foot.x, leg->foot.y), rest);
+        if (leg->planted && !was->planted) {
+            check->landings++;
+            ASSERT_NEAR(leg->foot.x, rest.x + check->speed * w->def.lead_time, 1e-4, "lands ahead by velocity");
+            ASSERT_NEAR(leg->foot.y, rest.y, 1e-4, "lands beside its rest position");
+            ASSERT_NEAR(leg->foot.z, 0, 0, "on the ground");
+        }
+        if (leg->steps != was->steps) {
+            check->lifts++;
+            /* It was planted a frame ago, and at least half the threshold from rest. */
+            if (!(d > w->def.step_threshold / 2)) fail_msg("leg %d lifted %g from rest", i, (double)d);
+        }
+    }
+}
+
+static void test_feet_land_ahead_by_velocity(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    standard(&w, &def, 6);
+    landing_check check = {0, 0, REACH_R(0.8)};
+    walk_straight(&w, check.speed, 10, check_landing, &check);
+    assert_true(check.landings > 20);
+    assert_true(check.lifts >= check.landings);
+}
+
+/* A swing takes step_duration and rises to step_height halfway. */
+typedef struct swing_check {
+    int leg;
+    int lift_frame, land_frame, frame;
+    reach_real top;
+} swing_check;
+
+static void watch_swing(const reach_walker *before, const reach_walker *w, void *user) {
+    swing_check *check = (swing_check *)user;
+    const reach_walker_leg *leg = &w->legs[check->leg];
+    check->frame++;
+    if (leg->steps == 1 && before->legs[check->leg].steps == 0) check->lift_frame = check->frame;
+    if (check->lift_frame && !check->land_frame && leg->planted) check->land_frame = check->frame;
+    if (check->lift_frame && !check->land_frame) check->top = reach_max(check->top, leg->lift);
+}
+
+static void test_swing_arc(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    standard(&w, &def, 4);
+    swing_check check = {0, 0, 0, 0, 0};
+    walk_straight(&w, REACH_R(0.5), 3, watch_swing, &check);
+    assert_true(check.lift_frame > 0 && check.land_frame > check.lift_frame);
+    ASSERT_NEAR((reach_real)(check.land_frame - check.lift_frame) * DT, def.step_duration, DT, "swing duration");
+    ASSERT_NEAR(check.top, def.step_height, def.step_height * REACH_R(0.02), "arc height");
+}
+
+/* A body moving too fast for the step settings: legs step out of turn (counted), yet no foot
+ * is ever out of reach and nothing is NaN; a teleport the same. */
+static void test_forced_steps_keep_feet_in_reach(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    standard(&w, &def, 8);
+    walk_straight(&w, 8, 3, NULL, NULL);
+    assert_true(w.forced_steps > 0);
+    assert_int_equal(reach_walker_update(&w, reach_vec2_make(w.position.x + 50, 3), 2, DT), REACH_OK);
+    for (int i = 0; i < w.leg_count; i++) {
+        const reach_walker_leg *leg = &w.legs[i];
+        assert_true(reach_vec3_is_finite(leg->foot));
+        if (reach_vec3_distance(leg->foot, leg->hip) > leg->def.reach * (1 + REL_TOL))
+            fail_msg("leg %d out of reach", i);
+        assert_false(leg->planted);
+    }
+    walk_straight(&w, 1, 2, NULL, NULL);
+    for (int i = 0; i < w.leg_count; i++) {
+        const reach_walker_leg *leg = &w.legs[i];
+        assert_true(reach_vec3_distance(leg->foot, leg->hip) <= leg->def.reach * (1 + REL_TOL));
+    }
+}
+
+/* ---- ground ----------------------------------------------------------------------------- */
+
+/* A slope z = 0.2 x, except a strip where the query fails (NaN height) and one where it gives
+ * a normal pointing down. */
+static void broken_slope(void *user, reach_real x, reach_real y, reach_real *height, reach_vec3 *normal) {
+    (void)user;
+    (void)y;
+    *height = REACH_R(0.2) * x;
+    *normal = reach_vec3_make(REACH_R(-0.2), 0, 1);
+    if (x > 2 && x < 3) *height = (reach_real)NAN;
+    if (x > 5 && x < 6) *normal = reach_vec3_make(0, 0, -1);
+}
+
+static void test_failed_ground_queries_never_give_nan(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    def.ground = broken_slope;
+    standard(&w, &def, 6);
+    walk_straight(&w, 1, 8, NULL, NULL);
+    assert_true(reach_vec3_is_finite(w.position));
+    for (int i = 0; i < w.leg_count; i++) {
+        const reach_walker_leg *leg = &w.legs[i];
+        for (int k = 0; k <= leg->def.bone_count; k++)
+            assert_true(reach_vec3_is_finite(leg->joints[k]));
+        assert_true(reach_vec3_is_finite(leg->normal) && leg->normal.z > 0);
+    }
+}
+
+static void plane_ground(void *user, reach_real x, reach_real y, reach_real *height, reach_vec3 *normal) {
+    reach_real slope = *(const reach_real *)user;
+    (void)y;
+    *height = slope * x;
+    *normal = reach_vec3_normalize_safe(reach_vec3_make(-slope, 0, 1), reach_vec3_make(0, 0, 1));
+}
+
+/* Standing on a plane, the body settles ride_height above it at its origin and tilts to its
+ * normal, and no further than max_tilt on a steeper one. */
+static void test_body_follows_the_planted_feet(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    reach_real slope = REACH_R(0.2), steep = 1;
+    def.ground = plane_ground;
+    def.ground_user = &slope;
+    standard(&w, &def, 8);
+    for (int f = 0; f < 120; f++)
+        assert_int_equal(reach_walker_update(&w, reach_vec2_make(1, 0), 0, DT), REACH_OK);
+    ASSERT_NEAR(w.position.z, slope * 1 + def.ride_height, 0.01, "height above the slope");
+    reach_vec3 normal = reach_vec3_normalize_safe(reach_vec3_make(-slope, 0, 1), reach_vec3_zero());
+    ASSERT_VEC3_NEAR(w.up, normal, 0.01, "tilted to the slope");
+    ASSERT_VEC3_NEAR(reach_quat_rotate(w.rotation, reach_vec3_make(0, 0, 1)), w.up, 1e-5, "rotation has the tilt");
+
+    def.ground_user = &steep;
+    def.max_tilt = REACH_R(0.3);
+    standard(&w, &def, 8);
+    ASSERT_NEAR(reach_acos(reach_clamp(w.up.z, -1, 1)), 0.3, 1e-4, "tilt capped");
+    ASSERT_NEAR(w.up.y, 0, 1e-6, "tilted along the slope");
+}
+
+/* ---- knees and 2-D ---------------------------------------------------------------------- */
+
+static void test_knees_bend_toward_their_side(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    standard(&w, &def, 6);
+    walk_straight(&w, 1, 2, NULL, NULL);
+    for (int i = 0; i < w.leg_count; i++) {
+        const reach_walker_leg *leg = &w.legs[i];
+        /* The knee is above the hip→foot line (the standard knee direction is mostly up). */
+        reach_vec3 u = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->hip), reach_vec3_zero());
+        reach_vec3 off = reach_vec3_reject(reach_vec3_sub(leg->joints[1], leg->hip), u);
+        assert_true(off.z > 0);
+    }
+    def.dimensions = 2;
+    standard(&w, &def, 6);
+    walk_straight(&w, 1, 2, NULL, NULL);
+    for (int i = 0; i < w.leg_count; i++) {
+        const reach_walker_leg *leg = &w.legs[i];
+        reach_vec3 to_foot = reach_vec3_sub(leg->foot, leg->hip), to_knee = reach_vec3_sub(leg->joints[1], leg->hip);
+        reach_real side = to_foot.x * to_knee.y - to_foot.y * to_knee.x;
+        /* Knees point forward on the front half, back on the rear half. */
+        reach_vec3 knee_world = reach_quat_rotate(w.rotation, leg->def.knee);
+        reach_real want = to_foot.x * knee_world.y - to_foot.y * knee_world.x;
+        assert_true(side * want > 0);
+        assert_true(leg->lift >= 0 && leg->lift <= def.step_height);
+    }
+}
+
+/* Any number of groups and legs: a three-legged creature whose legs each have a group of their
+ * own, one with a shorter reach than its chain, walks a line without breaking a rule. */
+static void test_custom_creature(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    reach_walker_leg_def legs[3];
+    for (int i = 0; i < 3; i++) {
+        reach_real a = 2 * REACH_PI * (reach_real)i / 3;
+        legs[i] = reach_walker_default_leg_def();
+        legs[i].hip = reach_vec3_make(REACH_R(0.4) * reach_cos(a), REACH_R(0.4) * reach_sin(a), 0);
+        legs[i].rest = reach_vec2_make(REACH_R(1.4) * reach_cos(a), REACH_R(1.4) * reach_sin(a));
+        legs[i].group = i;
+        legs[i].knee = reach_vec3_make(reach_cos(a), reach_sin(a), 1);
+    }
+    legs[1].reach = 2;
+    assert_int_equal(reach_walker_init(&w, &def, legs, 3, reach_vec2_make(0, 0), 0), REACH_OK);
+    assert_true(w.legs[0].def.reach == legs[0].bone_lengths[0] + legs[0].bone_lengths[1]);
+    for (int f = 1; f <= 600; f++) {
+        assert_int_equal(reach_walker_update(&w, reach_vec2_make(REACH_R(0.5) * DT * (reach_real)f, 0), 0, DT),
+                         REACH_OK);
+        int swinging = 0;
+        for (int i = 0; i < 3; i++) {
+            swinging += !w.legs[i].planted;
+            assert_true(reach_vec3_distance(w.legs[i].foot, w.legs[i].hip) <= w.legs[i].def.reach * (1 + REL_TOL));
+        }
+        assert_true(swinging <= 1);
+    }
+    assert_int_equal(w.forced_steps, 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(w.legs[i].steps > 2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_standard_creatures_initialise),
+        cmocka_unit_test(test_bad_definitions_are_refused),
+        cmocka_unit_test(test_bad_updates_leave_the_walker_alone),
+        cmocka_unit_test(test_same_inputs_same_bits),
+        cmocka_unit_test(test_gait_groups),
+        cmocka_unit_test(test_feet_land_ahead_by_velocity),
+        cmocka_unit_test(test_swing_arc),
+        cmocka_unit_test(test_forced_steps_keep_feet_in_reach),
+        cmocka_unit_test(test_failed_ground_queries_never_give_nan),
+        cmocka_unit_test(test_body_follows_the_planted_feet),
+        cmocka_unit_test(test_knees_bend_toward_their_side),
+        cmocka_unit_test(test_custom_creature),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
