@@ -1,7 +1,7 @@
 # The README's commands. Each one installs what it needs first (scripts/install-deps.sh),
 # then builds with CMake under build/. Safe to run again: nothing is redone needlessly.
 # Front ends add their own targets and test steps in their folder's *.mk fragment.
-.PHONY: all test test-core demo bench single-header format format-check lint clean FORCE
+.PHONY: all test test-core test-threads test-valgrind test-fuzz fuzz demo bench single-header format format-check lint clean FORCE
 
 JOBS ?= 2
 CMAKE_FLAGS ?=
@@ -33,6 +33,26 @@ test-core: deps-build+test+cli format-check lint
 	$(call build,build/asan,-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined)
 	ctest --test-dir build/asan --output-on-failure -j$(JOBS)
 
+# ThreadSanitizer on the tests that solve from several threads at once.
+test-threads: deps-build+test
+	$(call build,build/tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=thread -DREACH_BUILD_CLI=OFF)
+	ctest --test-dir build/tsan --output-on-failure -R threads
+
+# Valgrind memcheck over every unit test, with the property sets cut to 1% (REACH_TEST_QUICK).
+test-valgrind: test-core
+	@set -e; for t in build/float/tests/test_*; do \
+	  [ -x "$$t" ] || continue; echo "valgrind $$t"; \
+	  REACH_TEST_QUICK=1 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    "$$t" >/dev/null; done
+
+# Every fuzz target for a bounded time; `make fuzz` runs them for longer.
+FUZZ_SECONDS ?= 20
+test-fuzz: deps-build+test
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz: deps-build+test
+	scripts/fuzz.sh 600
+
 # The single-header distribution, generated from the sources (never edited by hand).
 single-header:
 	scripts/amalgamate.sh build/reach.h
@@ -53,7 +73,7 @@ clean:
 
 -include $(wildcard */*.mk)
 
-test: test-core $(TEST_STEPS)
+test: test-core test-threads test-valgrind test-fuzz $(TEST_STEPS)
 	@echo "make test: all checks passed"
 
 demo: deps-build+cli+demo

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, AddressSanitizer, UndefinedBehaviorSanitizer) and runs
-# each for SECONDS, starting from its committed seed corpus in fuzz/corpus/TARGET. New inputs
+# each for SECONDS (the library is instrumented for coverage too), starting from its committed seed corpus in fuzz/corpus/TARGET. New inputs
 # it finds go to build/fuzz/corpus/TARGET, not into the repository; a crash is saved as
 # build/fuzz/crash-* and fails the run.
 #   scripts/fuzz.sh SECONDS [TARGET...]
@@ -10,7 +10,7 @@ seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift
 build=build/fuzz
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DREACH_SANITIZE=address,undefined -DREACH_BUILD_FUZZ=ON -DREACH_BUILD_TESTS=OFF \
+  -DREACH_SANITIZE=address,undefined -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -DREACH_BUILD_FUZZ=ON -DREACH_BUILD_TESTS=OFF \
   -DREACH_BUILD_CLI=OFF -DREACH_WERROR="${REACH_WERROR:-ON}" >/dev/null
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then

@@ -2,7 +2,20 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+static int quick_run(void) {
+    const char *quick = getenv("REACH_TEST_QUICK");
+    return quick && *quick && *quick != '0';
+}
+
+int test_case_count(void) { return quick_run() ? 1000 : 100000; }
+
+int test_scaled(int n) {
+    int scaled = quick_run() ? n / 100 : n;
+    return scaled > 0 ? scaled : 1;
+}
 
 test_rng test_rng_make(uint64_t seed) {
     test_rng r;

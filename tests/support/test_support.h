@@ -20,8 +20,12 @@
 #define TEST_REACH_TOL  1e-5f
 #endif
 
-/* Property-test sizes. */
-#define TEST_CASES 100000
+/* Property-test sizes: 100 000 cases, or 1 000 when the environment sets REACH_TEST_QUICK
+ * (for runs under Valgrind, which is some fifty times slower). */
+int test_case_count(void);
+#define TEST_CASES test_case_count()
+/* n, scaled down like TEST_CASES under REACH_TEST_QUICK (never below 1). */
+int test_scaled(int n);
 
 /* splitmix64: small, fast, and the same sequence on every platform. */
 typedef struct test_rng {
