@@ -347,14 +347,10 @@ static long calibrate(const bench_run *run, const bench_timed *timed) {
     return scaled > 1 ? (long)scaled : 1;
 }
 
-void bench_time(bench_run *run, const bench_timed *list, int count) {
+/* Round r times every entry once, starting at a different one each round, so neither load
+ * drift nor going first favours an entry. Entries with no passes are not wanted. */
+static void time_rounds(bench_run *run, const bench_timed *list, int count, const long *passes, double *rates) {
     int repeats = run->repeats;
-    long *passes = bench_calloc((size_t)count, sizeof *passes);
-    double *rates = bench_calloc((size_t)(count * repeats), sizeof *rates);
-    for (int i = 0; i < count; i++)
-        if (bench_wants(run, list[i].name)) passes[i] = calibrate(run, &list[i]);
-    /* Round r times every entry once, starting at a different one each round, so neither
-     * load drift nor going first favours an entry. */
     double wall_start = seconds_now(), cpu_start = seconds_of(CLOCK_THREAD_CPUTIME_ID);
     for (int r = 0; r < repeats; r++) {
         for (int k = 0; k < count; k++) {
@@ -365,6 +361,18 @@ void bench_time(bench_run *run, const bench_timed *list, int count) {
     }
     run->timed_wall_seconds += seconds_now() - wall_start;
     run->timed_cpu_seconds += seconds_of(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+}
+
+void bench_time(bench_run *run, const bench_timed *list, int count) {
+    int repeats = run->repeats, wanted = 0;
+    long *passes = bench_calloc((size_t)count, sizeof *passes);
+    double *rates = bench_calloc((size_t)(count * repeats), sizeof *rates);
+    for (int i = 0; i < count; i++) {
+        if (!bench_wants(run, list[i].name)) continue;
+        passes[i] = calibrate(run, &list[i]);
+        wanted++;
+    }
+    if (wanted) time_rounds(run, list, count, passes, rates);
     for (int i = 0; i < count; i++)
         if (passes[i]) bench_record(run, list[i].name, list[i].unit, bench_stats_of(&rates[i * repeats], repeats));
     free(rates);

@@ -96,18 +96,18 @@ static reach_two_bone_input random_limb(bench_random *r, limb_shape s) {
     return in;
 }
 
+static reach_vec2 polar(double length, double angle) {
+    return reach_vec2_make((reach_real)(length * cos(angle)), (reach_real)(length * sin(angle)));
+}
+
 static reach_two_bone_2d_input random_limb_2d(bench_random *r, limb_shape s) {
     reach_two_bone_2d_input in;
     double aim = bench_random_uniform(r, -180, 180) * DEGREE;
     double bend = bench_random_uniform(r, 20, 160) * DEGREE * (bench_random_uniform(r, 0, 1) < 0.5 ? 1 : -1);
-    double toward = bench_random_uniform(r, -180, 180) * DEGREE;
     in.root = reach_vec2_make(bench_random_real(r, -1, 1), bench_random_real(r, -1, 1));
-    in.mid =
-        reach_vec2_add(in.root, reach_vec2_make((reach_real)(s.upper * cos(aim)), (reach_real)(s.upper * sin(aim))));
-    in.end = reach_vec2_add(
-        in.mid, reach_vec2_make((reach_real)(s.lower * cos(aim + bend)), (reach_real)(s.lower * sin(aim + bend))));
-    in.target = reach_vec2_add(
-        in.root, reach_vec2_make((reach_real)(s.distance * cos(toward)), (reach_real)(s.distance * sin(toward))));
+    in.mid = reach_vec2_add(in.root, polar(s.upper, aim));
+    in.end = reach_vec2_add(in.mid, polar(s.lower, aim + bend));
+    in.target = reach_vec2_add(in.root, polar(s.distance, bench_random_uniform(r, -180, 180) * DEGREE));
     in.bend = bench_random_uniform(r, 0, 1) < 0.5 ? REACH_BEND_CCW : REACH_BEND_CW;
     return in;
 }
