@@ -165,9 +165,10 @@ REACH_API reach_status reach_walker_update(reach_walker *walker, reach_vec2 posi
 REACH_API int reach_walker_gait_group(int leg_count, int leg);
 
 /* Fills legs[0 .. leg_count) with the standard creature: an even number of legs (2 to
- * REACH_WALKER_MAX_LEGS) in pairs along a body 2 units long and 1 wide, feet fanned out
- * about 1.3 units from the hips, grouped by reach_walker_gait_group, each leg two bones
- * (1.0 and 1.2) solved with `solver`. Suits reach_walker_default_def(). */
+ * REACH_WALKER_MAX_LEGS) with hips in pairs from 0.8 ahead of the body origin to 0.8 behind
+ * it, 0.5 to each side; feet 1.2 out from the hips, fanned forward at the front and back at
+ * the rear; grouped by reach_walker_gait_group; each leg two bones (1.1 and 1.3) solved with
+ * `solver`. Suits reach_walker_default_def(). */
 REACH_API reach_status reach_walker_standard_legs(int leg_count, reach_leg_solver solver, reach_walker_leg_def *legs);
 
 /* ---- standard paths --------------------------------------------------------------------- */
