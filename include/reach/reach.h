@@ -6,6 +6,8 @@
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
+ *   fabrik                 FABRIK: chains, trees of effectors, closed loops; 2-D on points
+ *   ccd                    CCD: cyclic coordinate descent with the same limits and targets
  *   walker                 procedural locomotion: legs, gait groups, step rules, ground
  * See README.md and docs/ for the guide. */
 #ifndef REACH_H
@@ -16,6 +18,8 @@
 #include "skeleton.h"
 #include "limits.h"
 #include "solver.h"
+#include "fabrik.h"
+#include "ccd.h"
 #include "status.h"
 #include "two_bone.h"
 #include "walker.h"

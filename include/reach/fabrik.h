@@ -1,0 +1,115 @@
+/* reach — FABRIK: forward and backward reaching inverse kinematics.
+ *
+ * FABRIK moves joint positions instead of angles. A backward pass puts each effector on its
+ * target and walks toward the root, setting every bone back to its length along the line to the
+ * joint before it; a forward pass pins the root and walks out again. The two passes repeat until
+ * every target is within tolerance, the iteration cap is reached, or nothing moves any more.
+ *
+ * reach runs both passes on bone frames, not bare points, so joint limits act inside them:
+ *   backward  a bone turns by the smallest swing toward its new direction, then turns further
+ *             if its child's joint limit (relative to it) demands
+ *   forward   each bone takes the rotation its joint allows that points it nearest to where
+ *             the backward pass left its child (reach_joint_aim in limits.h)
+ * The forward pass builds every position by forward kinematics from the local rotations it
+ * sets, so the solved pose keeps every bone length and satisfies every joint limit, and the
+ * residual it reports is the true one.
+ *
+ * Several effectors on one tree (the FABRIK paper's multiple end effectors): the backward pass
+ * runs from all tips inward; where branches join, the shared bone goes to the weighted centroid
+ * of what its branches ask (weights: the targets' weights summed per branch), and the forward
+ * pass turns a bone with several moving children to the best-fit rotation for all of them.
+ *
+ * Closed loops: a REACH_TARGET_MEET target asks two joints to coincide. Each iteration both are
+ * pulled to the midpoint of where they are (to the root's joint when one of them is the root),
+ * so the two chains close on each other while every other target and limit still holds.
+ *
+ * Also here: FABRIK in 2-D on plain arrays of points, and the way back from solved positions
+ * to local rotations for any set of bones of a tree. */
+#ifndef REACH_FABRIK_H
+#define REACH_FABRIK_H
+
+#include "solver.h"
+
+REACH_EXTERN_C_BEGIN
+
+/* ---- 3-D, on a skeleton ----------------------------------------------------------------- */
+
+/* Bytes of scratch reach_fabrik_solve needs for this skeleton and target count; any alignment.
+ * 0 for a NULL skeleton or a negative count. */
+REACH_API size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_count);
+
+/* Solves the targets by moving the bones from settings.root_bone (or the top of the effectors'
+ * hierarchy) down to every target's bone; nothing else in the pose changes.
+ *   targets   REACH_TARGET_POSITION (an orientation is honoured through the effector's joint
+ *             limit: the effector takes that world rotation, clamped by its joint) and
+ *             REACH_TARGET_MEET; weights decide between targets that conflict
+ *   settings  NULL for the defaults. Used: max_iterations, tolerance (0: 1e-4 × the total length
+ *             of the moving bones), angle_tolerance, root_bone, fabrik_move_root
+ *   pose      local transforms, read as the starting pose and written on success
+ *   result    iterations run (0 when the starting pose is already within tolerance), the
+ *             largest distance left over the targets, the largest angle left over orientation
+ *             targets, whether all were reached, and whether a joint's range was clamped in the
+ *             final pass. May be NULL.
+ * Out of reach: the chain ends pointing straight at the target (or as near as its limits allow).
+ * With settings.fabrik_move_root, when the solve stops short the root bone's local translation
+ * moves by the weighted mean of what the effectors still lack, and solving resumes.
+ * Joints: ball, hinge and cone turn; prismatic joints keep their current offset and fixed joints
+ * their rest rotation (use the Jacobian solvers to slide prismatic joints).
+ * Errors, with the pose untouched: NULL pointers or a negative count or iteration cap
+ * (REACH_ERROR_INVALID_ARGUMENT), a skeleton reach_skeleton_validate rejects, NaN or infinity
+ * anywhere (REACH_ERROR_NOT_FINITE), zero quaternions (REACH_ERROR_BAD_QUATERNION), a target bone
+ * out of range, a zero or negative weight, a meeting target whose two bones are the same
+ * (REACH_ERROR_INVALID_ARGUMENT), an effector not below the root (REACH_ERROR_BAD_CHAIN),
+ * coordinates beyond about 1e18 (float) or 1e150 (double) (REACH_ERROR_OUT_OF_RANGE), and too
+ * little scratch (REACH_ERROR_BUFFER_TOO_SMALL). */
+REACH_API reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                                          const reach_solver_settings *settings, reach_transform *pose, void *scratch,
+                                          size_t scratch_size, reach_solve_result *result);
+
+/* ---- 2-D, on points --------------------------------------------------------------------- */
+
+/* A planar chain of bone_count bones through bone_count + 1 joints. Angles are radians,
+ * counter-clockwise positive. */
+typedef struct reach_fabrik_2d_chain {
+    int bone_count;            /* >= 1 */
+    reach_vec2 *joints;        /* bone_count + 1 points, root first: the starting pose, overwritten
+                                  with the solution. joints[0] stays put unless the root may move */
+    const reach_real *lengths; /* bone_count lengths > 0; NULL: the distances between the joints */
+    /* Angle limits, NULL for none: bone i's direction may turn from bone i-1's direction (for
+     * bone 0, from base_direction) by an angle in [min_angle[i], max_angle[i]] within [-π, π]. */
+    const reach_real *min_angle;
+    const reach_real *max_angle;
+    reach_vec2 base_direction; /* what bone 0's limits are measured from; non-zero when limited */
+} reach_fabrik_2d_chain;
+
+/* Pulls the last joint to target. settings: NULL for the defaults; used are max_iterations,
+ * tolerance (0: 1e-4 × chain length) and fabrik_move_root (the root slides toward an
+ * unreachable target until the end touches it). The output keeps every length and limit;
+ * result (may be NULL) as for reach_fabrik_solve. Errors leave joints untouched: NaN or infinity
+ * (REACH_ERROR_NOT_FINITE), a zero length or coincident joints with lengths NULL
+ * (REACH_ERROR_ZERO_LENGTH), limits with min > max or outside [-π, π], or a zero base_direction
+ * when limited (REACH_ERROR_INVALID_ARGUMENT). */
+REACH_API reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
+                                             const reach_solver_settings *settings, reach_solve_result *result);
+
+/* ---- positions back to rotations on a tree ---------------------------------------------- */
+
+/* The tree form of reach_chain_apply_positions (skeleton.h). bones[0 .. count) are any bones,
+ * ascending (parents before children); positions[k] is the new world position of bones[k]'s
+ * joint. A listed bone whose parent is not listed stays where it is; every other listed bone's
+ * joint must be where its listed parent puts it (the solver keeps lengths). Each listed bone
+ * turns so that its listed children's joints land on their positions: the smallest swing for
+ * one child, which keeps its twist, and the best-fit rotation (least squares over the children,
+ * nearest the current rotation) for several. A listed bone without listed children keeps its
+ * world rotation. positions are in the skeleton's space, like reach_forward_kinematics's output:
+ * under a scaled or mirrored parent, map them in with the inverse of that parent's affine first.
+ * world must hold the pose's current world transforms; local and world are updated for the
+ * listed bones. Runs in O(count²). Errors (pose untouched): bones out of range or not ascending
+ * (REACH_ERROR_BAD_CHAIN), NaN or infinity (REACH_ERROR_NOT_FINITE). */
+REACH_API reach_status reach_tree_apply_positions(const reach_skeleton *skeleton, const int *bones, int count,
+                                                  const reach_vec3 *positions, reach_transform *local,
+                                                  reach_transform *world);
+
+REACH_EXTERN_C_END
+
+#endif

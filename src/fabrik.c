@@ -1,0 +1,198 @@
+/* FABRIK on a skeleton: chains, trees of effectors and closed loops, with joint limits inside
+ * both passes. See include/reach/fabrik.h for the method. */
+#include "fabrik_internal.h"
+#include "reach/fabrik.h"
+
+typedef struct fabrik_work {
+    reach__ik ik;
+    reach_vec3 *sum_pos; /* [bone_count]: Σ weight · proposed joint position (backward pass) */
+    reach_quat *sum_rot; /* [bone_count]: Σ weight · proposed world rotation */
+    reach_real *sum_weight;
+} fabrik_work;
+
+static void layout(fabrik_work *w, reach__arena *arena, int bone_count, int target_count) {
+    size_t n = (size_t)bone_count;
+    reach__ik_layout(&w->ik, arena, bone_count, target_count);
+    w->sum_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
+    w->sum_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
+    w->sum_weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
+}
+
+size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_count) {
+    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
+    fabrik_work w;
+    reach__arena arena = reach__arena_make(NULL);
+    layout(&w, &arena, skeleton->bone_count, target_count);
+    return reach__arena_need(&arena);
+}
+
+static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
+
+/* ---- the backward pass ------------------------------------------------------------------ */
+
+static void add_proposal(fabrik_work *w, int bone, reach_vec3 position, reach_real weight) {
+    w->sum_pos[bone] = reach_vec3_mad(w->sum_pos[bone], position, weight);
+    w->sum_weight[bone] += weight;
+}
+
+static void add_rotation(fabrik_work *w, int bone, reach_quat rotation, reach_real weight) {
+    /* q and -q are one rotation: sum on the side of the bone's current rotation. */
+    if (reach_quat_dot(rotation, w->ik.rot[bone]) < 0) rotation = reach_quat_neg(rotation);
+    reach_quat *s = &w->sum_rot[bone];
+    *s = reach_quat_make(s->x + rotation.x * weight, s->y + rotation.y * weight, s->z + rotation.z * weight,
+                         s->w + rotation.w * weight);
+}
+
+/* Where bone b's parent should be so that b sits at p with world rotation rot_b: the parent
+ * turns by the smallest swing that points its link to b at p and, when b's own rotation
+ * matters, further so that b's joint limit holds; then it sits one link back from p. */
+static void propose_parent(fabrik_work *w, int b, reach_vec3 p, reach_quat rot_b) {
+    reach__ik *ik = &w->ik;
+    int parent = ik->skeleton->parents[b];
+    reach_vec3 link = ik->local[b].translation;
+    reach_vec3 now = reach_vec3_normalize_safe(reach_quat_rotate(ik->rot[parent], link), reach_vec3_zero());
+    reach_vec3 wanted = reach_vec3_normalize_safe(reach_vec3_sub(p, ik->pos[parent]), now);
+    reach_quat rot_parent = ik->rot[parent];
+    if (reach_vec3_length_sq(now) > 0)
+        rot_parent = reach_quat_normalize_safe(reach_quat_mul(reach_quat_shortest_arc(now, wanted), rot_parent));
+    if (!ik->free_tip[b]) {
+        /* b's local rotation is rot_parent⁻¹ · rot_b; clamp it and solve for the parent. */
+        reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
+        reach_quat local = reach_quat_mul(reach_quat_conjugate(rot_parent), rot_b);
+        reach_joint_project_rotation(&joint, ik->skeleton->rest[b].rotation, local, &local);
+        rot_parent = reach_quat_normalize_safe(reach_quat_mul(rot_b, reach_quat_conjugate(local)));
+    }
+    reach_real weight = ik->weight[b];
+    add_proposal(w, parent, reach_vec3_sub(p, reach_quat_rotate(rot_parent, link)), weight);
+    add_rotation(w, parent, rot_parent, weight);
+}
+
+static void backward(fabrik_work *w) {
+    reach__ik *ik = &w->ik;
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        w->sum_pos[b] = reach_vec3_zero();
+        w->sum_rot[b] = reach_quat_make(0, 0, 0, 0);
+        w->sum_weight[b] = 0;
+    }
+    for (int j = 0; j < ik->target_count; ++j) {
+        const reach_target *t = &ik->targets[j];
+        add_proposal(w, t->bone, ik->goal[j], t->weight);
+        if (t->kind == REACH_TARGET_MEET) add_proposal(w, t->meet_bone, ik->goal[j], t->weight);
+    }
+    /* Tips inward: by the time a bone is reached, every branch below it has proposed. */
+    for (int k = ik->active_count - 1; k >= 0; --k) {
+        int b = ik->active[k];
+        reach_vec3 p = w->sum_weight[b] > 0 ? reach_vec3_scale(w->sum_pos[b], 1 / w->sum_weight[b]) : ik->pos[b];
+        reach_quat rot_b = child_count(ik, b) > 0 ? reach_quat_normalize_safe(w->sum_rot[b]) : ik->goal_rot[b];
+        if (b != ik->root) propose_parent(w, b, p, rot_b);
+        ik->pos[b] = p;
+        ik->rot[b] = rot_b;
+    }
+}
+
+/* ---- the forward pass ------------------------------------------------------------------- */
+
+/* Where a middle joint goes so that it sits la from a and lb from e, on the circle of such points
+ * the one nearest `hint`; `hint` itself when no such point exists. On the a→e line at
+ * x = (d² + la² − lb²) / 2d, radius √(la² − x²). */
+static reach_vec3 two_bone_point(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, reach_real lb) {
+    reach_vec3 ae = reach_vec3_sub(e, a);
+    reach_real d = reach_vec3_length(ae);
+    if (!(d > 0) || d > la + lb || d < reach_fabs(la - lb)) return hint;
+    reach_vec3 u = reach_vec3_scale(ae, 1 / d);
+    reach_real x = (d * d + la * la - lb * lb) / (2 * d);
+    reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
+    reach_vec3 across =
+        reach_vec3_normalize_safe(reach_vec3_reject(reach_vec3_sub(hint, a), u), reach_vec3_any_perpendicular(u));
+    return reach_vec3_add(reach_vec3_mad(a, u, x), reach_vec3_scale(across, h));
+}
+
+/* Where the forward pass aims bone b (joint at p) with the one moving child c. Plain FABRIK
+ * aims at where the backward pass left c. When c too has one moving child g, c goes instead to
+ * the point nearest that which also sits one link from where the backward pass left g: then the
+ * rest of the chain lies exactly as the backward pass laid it, ending on the target, so one
+ * iteration reaches whenever the first two bones can span the gap (the analytic two-bone step
+ * inside FABRIK). */
+static reach_vec3 aim_point(const reach__ik *ik, int c, reach_vec3 p) {
+    if (child_count(ik, c) != 1) return ik->pos[c];
+    int g = ik->children[ik->child_start[c]];
+    return two_bone_point(p, ik->pos[g], ik->pos[c], reach_vec3_length(ik->local[c].translation),
+                          reach_vec3_length(ik->local[g].translation));
+}
+
+/* The local rotation for bone b, whose joint now sits at p under a parent rotated parent_rot:
+ * aimed at its one moving child, fitted to several, or the effector's wanted rotation; always
+ * inside the joint's limits. Returns nonzero when a range clamped. */
+static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_vec3 p, reach_quat *local) {
+    const reach_skeleton *sk = ik->skeleton;
+    reach_joint joint = reach_skeleton_joint(sk, b);
+    reach_quat rest = sk->rest[b].rotation;
+    int first = ik->child_start[b], count = child_count(ik, b);
+    if (count == 1) {
+        int c = ik->children[first];
+        reach_quat current = reach_quat_mul(reach_quat_conjugate(parent_rot), ik->rot[b]);
+        return reach_joint_aim(&joint, parent_rot, rest, current, ik->local[c].translation,
+                               reach_vec3_sub(aim_point(ik, c, p), p), local);
+    }
+    reach_quat world = ik->goal_rot[b];
+    if (count > 1) {
+        reach__fit fit;
+        reach__fit_reset(&fit);
+        for (int m = first; m < first + count; ++m) {
+            int c = ik->children[m];
+            reach__fit_add(&fit, ik->local[c].translation, reach_vec3_sub(ik->pos[c], p), ik->weight[c]);
+        }
+        world = reach__fit_solve(&fit, ik->rot[b]);
+    }
+    return reach_joint_project_rotation(&joint, rest, reach_quat_mul(reach_quat_conjugate(parent_rot), world), local);
+}
+
+/* Root outward, by forward kinematics from the rotations placed. Returns nonzero when a joint's
+ * range clamped a bone whose rotation matters. */
+static int forward(fabrik_work *w) {
+    reach__ik *ik = &w->ik;
+    const reach_skeleton *sk = ik->skeleton;
+    int limited = 0;
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        reach_quat parent_rot = b == ik->root ? ik->above_root : ik->rot[sk->parents[b]];
+        reach_vec3 parent_pos = b == ik->root ? ik->above_origin : ik->pos[sk->parents[b]];
+        reach_vec3 p = reach_vec3_add(parent_pos, reach_quat_rotate(parent_rot, ik->local[b].translation));
+        reach_quat local;
+        int clamped = place_bone(ik, b, parent_rot, p, &local);
+        if (!ik->free_tip[b]) limited |= clamped;
+        ik->local[b].rotation = local;
+        ik->rot[b] = reach_quat_normalize_safe(reach_quat_mul(parent_rot, local));
+        ik->pos[b] = p;
+    }
+    return limited;
+}
+
+/* One FABRIK iteration for the shared driver. */
+static int iterate(void *work) {
+    fabrik_work *w = (fabrik_work *)work;
+    reach__ik_update_goals(&w->ik);
+    backward(w);
+    return forward(w);
+}
+
+reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                                const reach_solver_settings *settings, reach_transform *pose, void *scratch,
+                                size_t scratch_size, reach_solve_result *result) {
+    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
+    int root;
+    reach_status st = reach__ik_check(skeleton, targets, target_count, &s, pose, &root);
+    if (st != REACH_OK) return st;
+    if (scratch_size < reach_fabrik_scratch_size(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
+    REACH_CHECK_ARG(scratch);
+    fabrik_work w;
+    reach__arena arena = reach__arena_make(scratch);
+    layout(&w, &arena, skeleton->bone_count, target_count);
+    st = reach__ik_start(&w.ik, skeleton, targets, target_count, &s, pose, root);
+    if (st != REACH_OK) return st;
+    reach_solve_result r = reach__ik_run(&w.ik, &s, iterate, &w, s.fabrik_move_root);
+    reach__ik_finish(&w.ik, pose);
+    if (result) *result = r;
+    return REACH_OK;
+}

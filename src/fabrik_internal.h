@@ -1,0 +1,117 @@
+/* What FABRIK and CCD share: carving caller scratch, checking a solve's inputs, the set of bones
+ * that move (the union of the paths from the solve's root to every effector), goals for the
+ * targets, residuals, and the best-fit rotation. Private; never installed. */
+#ifndef REACH_FABRIK_INTERNAL_H
+#define REACH_FABRIK_INTERNAL_H
+
+#include <stddef.h>
+
+#include "limits_internal.h"
+#include "reach/solver.h"
+
+/* ---- scratch ---------------------------------------------------------------------------- */
+
+/* Hands out aligned pieces of the caller's scratch. With base NULL it only counts, so the size
+ * query and the solve run the same layout code and cannot disagree. */
+typedef struct reach__arena {
+    unsigned char *base;
+    size_t used;
+} reach__arena;
+
+#define REACH__ARENA_ALIGN 16
+
+reach__arena reach__arena_make(void *base);
+void *reach__arena_take(reach__arena *arena, size_t count, size_t size);
+/* Bytes to ask the caller for: what the layout used plus room to align an unaligned base. */
+size_t reach__arena_need(const reach__arena *arena);
+
+/* ---- the solve's state ------------------------------------------------------------------ */
+
+typedef struct reach__ik {
+    const reach_skeleton *skeleton;
+    const reach_target *targets;
+    int target_count;
+    int root;                 /* the first bone that moves */
+    reach_quat above_root;    /* world rotation of the root's parent (identity for a skeleton root) */
+    reach_vec3 above_origin;  /* world position of the root's parent's joint (origin for a skeleton root) */
+    int active_count;         /* bones that move, ascending (parents first) */
+    int *active;              /* [bone_count], first active_count used */
+    int *child_start;         /* [bone_count + 1]: active children of b are children[child_start[b] ..] */
+    int *children;            /* [bone_count] */
+    unsigned char *is_active; /* [bone_count] */
+    unsigned char *free_tip;  /* [bone_count]: an effector whose own rotation nothing asks for */
+    reach_real *weight;       /* [bone_count]: sum of target weights at or below the bone */
+    reach_transform *local;   /* [bone_count]: working copy of the pose */
+    reach_vec3 *pos;          /* [bone_count]: world joint positions of active bones */
+    reach_quat *rot;          /* [bone_count]: world rotations of active bones */
+    reach_quat *goal_rot;     /* [bone_count]: wanted world rotation of effectors */
+    reach_vec3 *goal;         /* [target_count]: where each target pulls its bone this iteration */
+    reach_real chain_length;  /* sum of the active bones' link lengths */
+    reach_real tolerance;     /* distance that counts as reached */
+    reach_real angle_tolerance;
+} reach__ik;
+
+/* Lays out the per-bone and per-target arrays (base NULL in the arena: counting only). */
+void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count);
+
+/* Checks everything a FABRIK or CCD solve reads, writing nothing; *root receives the solve's
+ * root bone. */
+reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                             const reach_solver_settings *settings, const reach_transform *pose, int *root);
+
+/* After reach__ik_check and reach__ik_layout on the caller's scratch: fills *ik with the working
+ * copy of the pose, the active bones, weights, tolerance and the world transforms of the active
+ * bones. REACH_ERROR_OUT_OF_RANGE when coordinates are too large to compute with. Writes only
+ * the scratch. */
+reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
+                             int target_count, const reach_solver_settings *settings, const reach_transform *pose,
+                             int root);
+
+/* Forward kinematics for the active bones from their working local transforms. */
+void reach__ik_forward(reach__ik *ik);
+
+/* Where each target pulls this iteration: its position, or for a meeting pair the midpoint of
+ * the two joints (the fixed one's position when one of them cannot move). */
+void reach__ik_update_goals(reach__ik *ik);
+
+/* The residuals of the current positions and rotations. Returns nonzero when every target is
+ * within tolerance. */
+int reach__ik_measure(const reach__ik *ik, reach_real *residual, reach_real *angle_residual);
+
+/* Distance between target j's bone and what it should reach (a position or the meeting
+ * partner's joint), and the angle from its wanted orientation (0 when it has none). */
+reach_real reach__ik_target_distance(const reach__ik *ik, int j);
+reach_real reach__ik_target_angle(const reach__ik *ik, int j);
+
+/* Σ weight · (distance + chain length · angle): one number that falls as the solve improves. */
+reach_real reach__ik_weighted_error(const reach__ik *ik);
+
+/* The iteration loop: calls iterate(work) (one iteration; returns nonzero when a joint range
+ * clamped) until every target is within tolerance, settings->max_iterations is reached, or the
+ * solve stalls. A stalled solve moves the root when may_move_root (FABRIK's option), else bends
+ * a chain stuck on the line to a target it could reach (twice at most), else stops. */
+reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(void *work),
+                                 void *work, int may_move_root);
+
+/* Copies the working locals back to the caller's pose (only active bones changed). */
+void reach__ik_finish(const reach__ik *ik, reach_transform *pose);
+
+/* Nonzero when `ancestor` is `bone` or lies on the path from bone up to its skeleton root. */
+int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone);
+
+/* ---- best-fit rotation ------------------------------------------------------------------ */
+
+/* Accumulates weighted vector pairs for the rotation R that best takes every `from` to its
+ * `to`: maximise Σ w · to·(R from) (Wahba's problem, solved with Horn's quaternion method). */
+typedef struct reach__fit {
+    double m[3][3]; /* Σ w · from · toᵀ */
+    double scale;   /* Σ w |from| |to|, to size the tie-breaking pull toward the prior */
+} reach__fit;
+
+void reach__fit_reset(reach__fit *fit);
+void reach__fit_add(reach__fit *fit, reach_vec3 from, reach_vec3 to, reach_real weight);
+/* The best rotation; where the pairs leave it undetermined (one pair, parallel pairs) the one
+ * nearest `prior`. */
+reach_quat reach__fit_solve(const reach__fit *fit, reach_quat prior);
+
+#endif

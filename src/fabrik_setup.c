@@ -1,0 +1,329 @@
+/* The set-up FABRIK and CCD share: checking every input before anything is written, the bones
+ * that move, weights, goals and residuals. */
+#include <stdint.h>
+
+#include "fabrik_internal.h"
+
+/* Coordinates beyond this would overflow reach_real when squared and summed. */
+#ifdef REACH_DOUBLE
+#define COORDINATE_LIMIT 1e150
+#else
+#define COORDINATE_LIMIT 1e18f
+#endif
+
+/* FABRIK's and CCD's default tolerance, as a fraction of the moving chain's length. */
+#define DEFAULT_TOLERANCE_RATIO REACH_R(1e-4)
+
+/* ---- scratch ---------------------------------------------------------------------------- */
+
+reach__arena reach__arena_make(void *base) {
+    reach__arena arena;
+    arena.used = 0;
+    arena.base = NULL;
+    if (base) {
+        uintptr_t address = (uintptr_t)base;
+        uintptr_t aligned = (address + (REACH__ARENA_ALIGN - 1)) & ~(uintptr_t)(REACH__ARENA_ALIGN - 1);
+        arena.base = (unsigned char *)base + (aligned - address);
+    }
+    return arena;
+}
+
+void *reach__arena_take(reach__arena *arena, size_t count, size_t size) {
+    void *piece = arena->base ? arena->base + arena->used : NULL;
+    size_t bytes = count * size;
+    arena->used += (bytes + (REACH__ARENA_ALIGN - 1)) & ~(size_t)(REACH__ARENA_ALIGN - 1);
+    return piece;
+}
+
+size_t reach__arena_need(const reach__arena *arena) { return arena->used + (REACH__ARENA_ALIGN - 1); }
+
+void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
+    size_t n = (size_t)bone_count, t = (size_t)target_count;
+    ik->local = (reach_transform *)reach__arena_take(arena, n, sizeof(reach_transform));
+    ik->pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
+    ik->rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
+    ik->goal_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
+    ik->weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
+    ik->goal = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+    ik->active = (int *)reach__arena_take(arena, n, sizeof(int));
+    ik->child_start = (int *)reach__arena_take(arena, n + 1, sizeof(int));
+    ik->children = (int *)reach__arena_take(arena, n, sizeof(int));
+    ik->is_active = (unsigned char *)reach__arena_take(arena, n, 1);
+    ik->free_tip = (unsigned char *)reach__arena_take(arena, n, 1);
+}
+
+/* ---- checking --------------------------------------------------------------------------- */
+
+int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone) {
+    while (bone > ancestor)
+        bone = skeleton->parents[bone];
+    return bone == ancestor;
+}
+
+static int topmost_ancestor(const reach_skeleton *skeleton, int bone) {
+    while (skeleton->parents[bone] >= 0)
+        bone = skeleton->parents[bone];
+    return bone;
+}
+
+static reach_status check_settings(const reach_solver_settings *s, int bone_count) {
+    if (s->max_iterations < 0 || s->root_bone < -1 || s->root_bone >= bone_count) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_is_finite(s->tolerance) || !reach_is_finite(s->angle_tolerance) || !reach_is_finite(s->ccd_max_step))
+        return REACH_ERROR_NOT_FINITE;
+    if (s->tolerance < 0 || s->angle_tolerance < 0 || s->ccd_max_step < 0) return REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_OK;
+}
+
+static reach_status check_pose(const reach_skeleton *skeleton, const reach_transform *pose) {
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation))
+            return REACH_ERROR_NOT_FINITE;
+        if (!(reach_quat_dot(pose[i].rotation, pose[i].rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
+    }
+    return REACH_OK;
+}
+
+static reach_status check_target(const reach_target *t, int bone_count) {
+    if (t->bone < 0 || t->bone >= bone_count) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_is_finite(t->weight)) return REACH_ERROR_NOT_FINITE;
+    if (!(t->weight > 0)) return REACH_ERROR_INVALID_ARGUMENT;
+    if (t->kind == REACH_TARGET_MEET) {
+        if (t->meet_bone < 0 || t->meet_bone >= bone_count || t->meet_bone == t->bone)
+            return REACH_ERROR_INVALID_ARGUMENT;
+        return REACH_OK;
+    }
+    if (t->kind != REACH_TARGET_POSITION) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_vec3_is_finite(t->position)) return REACH_ERROR_NOT_FINITE;
+    if (t->use_orientation) {
+        if (!reach_quat_is_finite(t->orientation)) return REACH_ERROR_NOT_FINITE;
+        if (!(reach_quat_dot(t->orientation, t->orientation) > 0)) return REACH_ERROR_BAD_QUATERNION;
+    }
+    return REACH_OK;
+}
+
+/* The solve's root: the one asked for, or the top of the first effector's hierarchy. Every
+ * effector must lie below it. */
+static reach_status find_root(const reach_skeleton *skeleton, const reach_target *targets, int target_count, int asked,
+                              int *root) {
+    int r = asked;
+    if (r < 0) r = target_count > 0 ? topmost_ancestor(skeleton, targets[0].bone) : 0;
+    for (int j = 0; j < target_count; ++j) {
+        if (!reach__is_ancestor(skeleton, r, targets[j].bone)) return REACH_ERROR_BAD_CHAIN;
+        if (targets[j].kind == REACH_TARGET_MEET && !reach__is_ancestor(skeleton, r, targets[j].meet_bone))
+            return REACH_ERROR_BAD_CHAIN;
+    }
+    *root = r;
+    return REACH_OK;
+}
+
+/* ---- the moving set --------------------------------------------------------------------- */
+
+/* Marks bone and its ancestors up to the root as moving, adding weight to each. */
+static void mark_path(reach__ik *ik, int bone, reach_real weight) {
+    for (;;) {
+        ik->is_active[bone] = 1;
+        ik->weight[bone] += weight;
+        if (bone == ik->root) return;
+        bone = ik->skeleton->parents[bone];
+    }
+}
+
+static void build_active_set(reach__ik *ik) {
+    const reach_skeleton *sk = ik->skeleton;
+    int n = sk->bone_count;
+    for (int b = 0; b < n; ++b) {
+        ik->is_active[b] = 0;
+        ik->weight[b] = 0;
+    }
+    for (int j = 0; j < ik->target_count; ++j) {
+        const reach_target *t = &ik->targets[j];
+        mark_path(ik, t->bone, t->weight);
+        if (t->kind == REACH_TARGET_MEET) mark_path(ik, t->meet_bone, t->weight);
+    }
+    ik->active_count = 0;
+    for (int b = ik->root; b < n; ++b)
+        if (ik->is_active[b]) ik->active[ik->active_count++] = b;
+    /* Active children in compressed rows, by counting sort: count per parent, running sums to
+     * the end of each parent's row, then place children from the last, which leaves each row
+     * ascending and child_start[b] at its start. */
+    for (int b = 0; b <= n; ++b)
+        ik->child_start[b] = 0;
+    for (int k = 0; k < ik->active_count; ++k)
+        if (ik->active[k] != ik->root) ++ik->child_start[sk->parents[ik->active[k]]];
+    int running = 0;
+    for (int b = 0; b < n; ++b) {
+        running += ik->child_start[b];
+        ik->child_start[b] = running;
+    }
+    ik->child_start[n] = running;
+    for (int k = ik->active_count - 1; k >= 0; --k) {
+        int b = ik->active[k];
+        if (b != ik->root) ik->children[--ik->child_start[sk->parents[b]]] = b;
+    }
+}
+
+/* ---- the solve's state ------------------------------------------------------------------ */
+
+void reach__ik_forward(reach__ik *ik) {
+    const reach_skeleton *sk = ik->skeleton;
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        reach_quat parent_rot = b == ik->root ? ik->above_root : ik->rot[sk->parents[b]];
+        reach_vec3 parent_pos = b == ik->root ? ik->above_origin : ik->pos[sk->parents[b]];
+        ik->pos[b] = reach_vec3_add(parent_pos, reach_quat_rotate(parent_rot, ik->local[b].translation));
+        ik->rot[b] = reach_quat_normalize_safe(reach_quat_mul(parent_rot, ik->local[b].rotation));
+    }
+}
+
+/* World transform of the root's parent, composed from the top of the hierarchy down. */
+static reach_transform above_root(const reach__ik *ik) {
+    reach_transform world = reach_transform_identity();
+    int bone = ik->skeleton->parents[ik->root];
+    while (bone >= 0) {
+        reach_transform local = ik->local[bone];
+        local.rotation = reach_quat_normalize_safe(local.rotation);
+        world = reach_transform_mul(local, world);
+        bone = ik->skeleton->parents[bone];
+    }
+    return world;
+}
+
+static reach_real link_lengths(const reach__ik *ik) {
+    reach_real total = 0;
+    for (int k = 0; k < ik->active_count; ++k)
+        if (ik->active[k] != ik->root) total += reach_vec3_length_robust(ik->local[ik->active[k]].translation);
+    return total;
+}
+
+static int within_range(const reach__ik *ik) {
+    for (int k = 0; k < ik->active_count; ++k)
+        if (!(reach_vec3_max_abs(ik->pos[ik->active[k]]) <= COORDINATE_LIMIT)) return 0;
+    for (int j = 0; j < ik->target_count; ++j)
+        if (ik->targets[j].kind == REACH_TARGET_POSITION &&
+            !(reach_vec3_max_abs(ik->targets[j].position) <= COORDINATE_LIMIT))
+            return 0;
+    return reach_vec3_max_abs(ik->above_origin) <= COORDINATE_LIMIT;
+}
+
+/* The largest coordinate in play, for the floor under the tolerance. */
+static reach_real extent(const reach__ik *ik) {
+    reach_real e = reach_vec3_max_abs(ik->above_origin);
+    for (int k = 0; k < ik->active_count; ++k)
+        e = reach_max(e, reach_vec3_max_abs(ik->pos[ik->active[k]]));
+    for (int j = 0; j < ik->target_count; ++j)
+        if (ik->targets[j].kind == REACH_TARGET_POSITION) e = reach_max(e, reach_vec3_max_abs(ik->targets[j].position));
+    return e;
+}
+
+reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                             const reach_solver_settings *settings, const reach_transform *pose, int *root) {
+    REACH_CHECK_ARG(skeleton && settings && pose && target_count >= 0 && (target_count == 0 || targets));
+    reach_status st = reach_skeleton_validate(skeleton, NULL);
+    if (st != REACH_OK) return st;
+    if (skeleton->bone_count == 0) return REACH_ERROR_INVALID_ARGUMENT;
+    if ((st = check_settings(settings, skeleton->bone_count)) != REACH_OK) return st;
+    if ((st = check_pose(skeleton, pose)) != REACH_OK) return st;
+    for (int j = 0; j < target_count; ++j)
+        if ((st = check_target(&targets[j], skeleton->bone_count)) != REACH_OK) return st;
+    return find_root(skeleton, targets, target_count, settings->root_bone, root);
+}
+
+reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
+                             int target_count, const reach_solver_settings *settings, const reach_transform *pose,
+                             int root) {
+    int n = skeleton->bone_count;
+    ik->skeleton = skeleton;
+    ik->targets = targets;
+    ik->target_count = target_count;
+    ik->root = root;
+    for (int b = 0; b < n; ++b)
+        ik->local[b] = pose[b];
+    build_active_set(ik);
+    /* The solvers turn bones; translations of the moving bones start inside their joints
+     * (a prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        reach_joint joint = reach_skeleton_joint(skeleton, b);
+        reach_transform projected = ik->local[b];
+        reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
+        ik->local[b].translation = projected.translation;
+        ik->local[b].rotation = reach_quat_normalize_safe(ik->local[b].rotation);
+    }
+    reach_transform above = above_root(ik);
+    ik->above_root = reach_quat_normalize_safe(above.rotation);
+    ik->above_origin = above.translation;
+    reach__ik_forward(ik);
+    if (!within_range(ik)) return REACH_ERROR_OUT_OF_RANGE;
+
+    /* Effectors hold the world rotation they start with unless a target asks for another;
+     * a tip whose rotation nothing asks for leaves its parent free in the backward pass. */
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        ik->goal_rot[b] = ik->rot[b];
+        ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
+    }
+    for (int j = 0; j < target_count; ++j) {
+        const reach_target *t = &targets[j];
+        if (t->kind == REACH_TARGET_POSITION && t->use_orientation) {
+            ik->goal_rot[t->bone] = reach_quat_normalize_safe(t->orientation);
+            ik->free_tip[t->bone] = 0;
+        }
+    }
+    ik->chain_length = link_lengths(ik);
+    ik->angle_tolerance = settings->angle_tolerance;
+    reach_real tolerance = settings->tolerance > 0 ? settings->tolerance : DEFAULT_TOLERANCE_RATIO * ik->chain_length;
+    /* Nothing closer than a few units in the last place of the coordinates can be promised. */
+    ik->tolerance = reach_max(tolerance, 16 * REACH_REAL_EPSILON * extent(ik));
+    reach__ik_update_goals(ik);
+    return REACH_OK;
+}
+
+void reach__ik_update_goals(reach__ik *ik) {
+    for (int j = 0; j < ik->target_count; ++j) {
+        const reach_target *t = &ik->targets[j];
+        if (t->kind == REACH_TARGET_POSITION) {
+            ik->goal[j] = t->position;
+        } else if (t->bone == ik->root || t->meet_bone == ik->root) {
+            /* The root's joint does not move: the other end comes to it. */
+            ik->goal[j] = ik->pos[ik->root];
+        } else {
+            ik->goal[j] = reach_vec3_lerp(ik->pos[t->bone], ik->pos[t->meet_bone], REACH_R(0.5));
+        }
+    }
+}
+
+reach_real reach__ik_target_distance(const reach__ik *ik, int j) {
+    const reach_target *t = &ik->targets[j];
+    reach_vec3 other = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : t->position;
+    return reach_vec3_length_robust(reach_vec3_sub(ik->pos[t->bone], other));
+}
+
+reach_real reach__ik_target_angle(const reach__ik *ik, int j) {
+    const reach_target *t = &ik->targets[j];
+    if (t->kind != REACH_TARGET_POSITION || !t->use_orientation) return 0;
+    return reach_quat_angle_between(ik->rot[t->bone], ik->goal_rot[t->bone]);
+}
+
+int reach__ik_measure(const reach__ik *ik, reach_real *residual, reach_real *angle_residual) {
+    reach_real distance = 0, angle = 0;
+    for (int j = 0; j < ik->target_count; ++j) {
+        distance = reach_max(distance, reach__ik_target_distance(ik, j));
+        angle = reach_max(angle, reach__ik_target_angle(ik, j));
+    }
+    *residual = distance;
+    *angle_residual = angle;
+    return distance <= ik->tolerance && angle <= ik->angle_tolerance;
+}
+
+reach_real reach__ik_weighted_error(const reach__ik *ik) {
+    reach_real total = 0;
+    for (int j = 0; j < ik->target_count; ++j)
+        total += ik->targets[j].weight *
+                 (reach__ik_target_distance(ik, j) + ik->chain_length * reach__ik_target_angle(ik, j));
+    return total;
+}
+
+void reach__ik_finish(const reach__ik *ik, reach_transform *pose) {
+    for (int k = 0; k < ik->active_count; ++k)
+        pose[ik->active[k]] = ik->local[ik->active[k]];
+}
