@@ -1,6 +1,6 @@
 // The WebAssembly module in node, through the page's own wrapper (js/reach.js): the library as
 // compiled for the browser (wasi-libc's libm, SIMD code generation) and the C layer around it
-// keep the promises of include/reach/two_bone.h, and bad input changes nothing.
+// keep the promises of include/reach/two_bone.h and walker.h, and bad input changes nothing.
 import { check, expect, expectNear } from './harness.mjs';
 import { cross, dot, loadModule, norm, random, sub, total, unit } from './support.mjs';
 
@@ -192,5 +192,62 @@ export async function moduleChecks() {
       expect(solve(reach, [1, 1, 0], [0, 1, 0]) !== 0, `${name} solved a three-bone chain`);
     }
     expect(JSON.stringify(reach.joints()) === JSON.stringify(before), 'the rig moved');
+  });
+
+  await check('module, walker: the creature walks to each goal; planted feet stay put, bones keep length', () => {
+    const reach = loadModule();
+    const e = reach.exports;
+    const dt = 1 / 60;
+    for (const legCount of [8, 6, 4, 2]) {
+      let outcome = reach.walkerOutcome(e.reach_wasm_walker_start(legCount, 2));
+      expect(outcome.status === 0 && outcome.legs.length === legCount, `${legCount} legs: ${outcome.statusText}`);
+      const boneLengths = outcome.legs.map((leg) => leg.joints.slice(1).map((j, b) => norm(sub(j, leg.joints[b]))));
+      for (const goal of [[6, 4], [-5, 3], [0, -6]]) {
+        const stepsBefore = outcome.steps;
+        for (let frame = 0; frame < 600; frame++) {
+          const previous = outcome;
+          outcome = reach.walkerOutcome(e.reach_wasm_walker_follow(goal[0], goal[1], 1.5, dt));
+          const what = `${legCount} legs, goal ${goal}, frame ${frame}`;
+          expect(outcome.status === 0, `${what}: ${outcome.statusText}`);
+          expectFinite(outcome.legs.flatMap((leg) => leg.joints), what);
+          outcome.legs.forEach((leg, i) => {
+            const foot = leg.joints[leg.joints.length - 1];
+            const before = previous.legs[i].joints[leg.joints.length - 1];
+            if (leg.planted && previous.legs[i].planted) {
+              expect(norm(sub(foot, before)) < 1e-6, `${what}: planted foot ${i} slid`);
+            }
+            leg.joints.slice(1).forEach((joint, b) => {
+              expectNear(norm(sub(joint, leg.joints[b])), boneLengths[i][b], 1e-4, `${what}: leg ${i} bone ${b + 1}`);
+            });
+          });
+        }
+        const [x, y] = outcome.body.position;
+        const left = Math.hypot(goal[0] - x, goal[1] - y);
+        expect(left < 0.8, `${legCount} legs stopped ${left} from ${goal}`);
+        expect(outcome.steps > stepsBefore, `${legCount} legs reached ${goal} without a step`);
+      }
+      // At this speed the gait never has to be broken to keep a leg from overstretching.
+      expect(outcome.forcedSteps === 0, `${legCount} legs: ${outcome.forcedSteps} forced steps`);
+    }
+  });
+
+  await check('module, walker: bad input is refused and changes nothing', () => {
+    const reach = loadModule();
+    const e = reach.exports;
+    expect(e.reach_wasm_walker_follow(1, 1, 1, 0.1) !== 0, 'a walker that was never started walked');
+    expect(e.reach_wasm_walker_start(8, 2) === 0, 'start');
+    for (let frame = 0; frame < 30; frame++) e.reach_wasm_walker_follow(3, 2, 1.5, 1 / 60);
+    const before = JSON.stringify(reach.walkerOutcome(0));
+    const refused = [
+      [NaN, 0, 1, 0.1], [0, Infinity, 1, 0.1], [1, 1, NaN, 0.1], [1, 1, -1, 0.1], [1, 1, 50, 0.1],
+      [1, 1, 1, 0], [1, 1, 1, -0.1], [1, 1, 1, NaN],
+    ];
+    for (const args of refused) {
+      expect(e.reach_wasm_walker_follow(...args) !== 0, `follow(${args}) was accepted`);
+    }
+    for (const [legs, dims] of [[7, 2], [0, 2], [-2, 2], [34, 2], [8, 4], [8, 0]]) {
+      expect(e.reach_wasm_walker_start(legs, dims) !== 0, `start(${legs}, ${dims}) was accepted`);
+    }
+    expect(JSON.stringify(reach.walkerOutcome(0)) === before, 'a refused call changed the walker');
   });
 }

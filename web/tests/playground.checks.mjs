@@ -56,7 +56,8 @@ export async function playgroundChecks() {
   } finally {
     await session.close();
   }
-  console.log(`screenshots: ${path.relative(REPO, OUT)}/playground-2d.png, playground-3d.png`);
+  const shots = ['2d', '3d', 'walker'].map((name) => `playground-${name}.png`).join(', ');
+  console.log(`screenshots in ${path.relative(REPO, OUT)}: ${shots}`);
 }
 
 async function workThePage({ page, problems }) {
@@ -231,8 +232,9 @@ async function workThePage({ page, problems }) {
     await page.screenshot({ path: path.join(OUT, 'playground-2d.png') });
   });
 
-  await check('every solver offered follows a target nudged with the mouse', async () => {
-    for (const id of (await state()).solvers) {
+  await check('every chain solver offered follows a target nudged with the mouse', async () => {
+    const chainSolvers = SOLVERS.filter((solver) => (solver.kind ?? 'chain') === 'chain').map((solver) => solver.id);
+    for (const id of (await state()).solvers.filter((offered) => chainSolvers.includes(offered))) {
       await page.selectOption('#solver', id);
       let s = await state();
       expect(s.solver === id, `could not choose ${id}`);
@@ -251,6 +253,39 @@ async function workThePage({ page, problems }) {
       expectReached(s);
       expectLengthsKept(s, lengths);
     }
+  });
+
+  await check('the walker walks toward the pointer', async () => {
+    await page.selectOption('#solver', 'walker-2d');
+    let s = await state();
+    expect(s.kind === 'walker' && s.legs.length === 8, `${s.solver}: ${s.legs?.length} legs`);
+    const [x, y] = s.screen.body;
+    const goal = [5, 3];
+    await page.mouse.move(x + goal[0] * s.view.scale, y - goal[1] * s.view.scale, { steps: 5 });
+    s = await state();
+    expectNear(s.target[0], goal[0], 2 / s.view.scale, 'target x');
+    expectNear(s.target[1], goal[1], 2 / s.view.scale, 'target y');
+    const start = s.body.position;
+    const distance = (p) => Math.hypot(goal[0] - p[0], goal[1] - p[1]);
+    // It walks in real time: wait until it has covered 2 units (it walks at 1.5 units/s).
+    await page.waitForFunction(([gx, gy, limit]) => {
+      const [bx, by] = window.reachState.body.position;
+      return Math.hypot(gx - bx, gy - by) < limit;
+    }, [goal[0], goal[1], distance(start) - 2], { timeout: 15000 });
+    s = await state();
+    const heading = [Math.cos(s.body.heading), Math.sin(s.body.heading)];
+    const toGoal = unit(sub(goal, s.body.position.slice(0, 2)));
+    expect(dot(heading, toGoal) > 0.9, `heading ${s.body.heading} does not face the goal`);
+    expect(s.steps > 0 && s.forcedSteps === 0, `${s.steps} steps, ${s.forcedSteps} forced`);
+    expect(s.legs.flatMap((leg) => leg.joints).flat().every(Number.isFinite), 'a leg joint is not finite');
+    expect(s.legs.some((leg) => leg.planted), 'no foot on the ground');
+    await page.screenshot({ path: path.join(OUT, 'playground-walker.png') });
+  });
+
+  await check('the walker takes another leg count', async () => {
+    await page.selectOption('#legs', '4');
+    const s = await state();
+    expect(s.legCount === 4 && s.legs.length === 4 && s.status === 0, `${s.legs.length} legs, ${s.statusText}`);
   });
 
   await check('the console stayed free of errors and warnings', async () => {

@@ -59,6 +59,27 @@ int REACH_WASM_EXPORT(reach_wasm_two_bone_3d)(reach_real target_x, reach_real ta
                                               reach_real pole_x, reach_real pole_y, reach_real pole_z,
                                               reach_real soft_distance);
 
+/* ---- the walker: a creature that walks toward a goal ------------------------------------- */
+
+/* A standard creature (include/reach/walker.h) of leg_count legs, standing at the origin facing
+ * +x, in 2 or 3 dimensions. Returns a reach_status; on error the walker is unchanged. */
+int REACH_WASM_EXPORT(reach_wasm_walker_start)(int leg_count, int dimensions);
+
+/* Advances dt seconds: the body turns toward the goal (x, y) and walks to it at up to speed
+ * units per second, slowing as it arrives, and the walker places the feet. */
+int REACH_WASM_EXPORT(reach_wasm_walker_follow)(reach_real goal_x, reach_real goal_y, reach_real speed, reach_real dt);
+
+int REACH_WASM_EXPORT(reach_wasm_walker_leg_count)(void);
+/* Every leg's joints, hip to foot, packed leg after leg: leg_joint_count(leg) × (x, y, z). */
+const reach_real *REACH_WASM_EXPORT(reach_wasm_walker_joints)(void);
+int REACH_WASM_EXPORT(reach_wasm_walker_leg_joint_count)(int leg);
+int REACH_WASM_EXPORT(reach_wasm_walker_planted)(int leg);
+reach_real REACH_WASM_EXPORT(reach_wasm_walker_lift)(int leg);
+/* The body: x, y, z and heading (rad about +z from +x). */
+const reach_real *REACH_WASM_EXPORT(reach_wasm_walker_body)(void);
+int REACH_WASM_EXPORT(reach_wasm_walker_steps)(void);        /* steps begun, all legs */
+int REACH_WASM_EXPORT(reach_wasm_walker_forced_steps)(void); /* steps out of the gait's turn */
+
 /* ---- shared by the solver files --------------------------------------------------------- */
 
 typedef struct reach_wasm_rig {

@@ -1,4 +1,5 @@
-// Drawing the scene on the canvas: everything here reads a solved pose, nothing computes one.
+// Drawing on the canvas: the shared pieces, and the IK chain scene. Everything here reads a
+// solved pose; nothing computes one.
 
 export const PALETTE = {
   background: '#fbfbfd',
@@ -17,15 +18,22 @@ export const PALETTE = {
 };
 
 const GRID_STEP = 0.5;
+const MIN_GRID_PIXELS = 30; // the 2-D grid coarsens so its lines stay at least this far apart
 const BONE_WIDTH = 8;
 const JOINT_RADIUS = 6;
 export const HANDLE_RADIUS = 11;
 
-// scene: { dims, joints, alternative, target, pole, lengths, softDistance, reached }
-export function drawScene(ctx, view, scene) {
+// Clears the canvas; returns its size in CSS pixels.
+export function clear(ctx) {
   const { width, height } = ctx.canvas.getBoundingClientRect();
   ctx.fillStyle = PALETTE.background;
   ctx.fillRect(0, 0, width, height);
+  return { width, height };
+}
+
+// scene: { dims, joints, alternative, target, pole, lengths, softDistance, reached }
+export function drawChainScene(ctx, view, scene) {
+  const { width, height } = clear(ctx);
   if (scene.dims === 3) drawGround(ctx, view, scene.lengths);
   else drawPlaneGrid(ctx, view, width, height);
   drawReach(ctx, view, scene);
@@ -34,19 +42,19 @@ export function drawScene(ctx, view, scene) {
   drawPoleGuide(ctx, view, scene);
   drawMiss(ctx, view, scene);
   drawChain(ctx, view, scene.joints);
-  drawTarget(ctx, view, scene);
+  drawTarget(ctx, view, scene.target);
   drawPole(ctx, view, scene.pole);
   if (scene.dims === 3) drawAxesGizmo(ctx, view, height);
 }
 
-function line(ctx, a, b) {
+export function line(ctx, a, b) {
   ctx.beginPath();
   ctx.moveTo(a[0], a[1]);
   ctx.lineTo(b[0], b[1]);
   ctx.stroke();
 }
 
-function circle(ctx, c, radius) {
+export function circle(ctx, c, radius) {
   ctx.beginPath();
   ctx.arc(c[0], c[1], radius, 0, 2 * Math.PI);
 }
@@ -57,16 +65,18 @@ function label(ctx, text, at, color) {
   ctx.fillText(text, at[0] + HANDLE_RADIUS + 4, at[1] - HANDLE_RADIUS + 2);
 }
 
-// 2-D: a square grid in world units, with the axes through the root a little darker.
-function drawPlaneGrid(ctx, view, width, height) {
+// 2-D: a square grid in world units (0.5, 1 or 2, whichever stays readable), with the axes
+// through the origin a little darker.
+export function drawPlaneGrid(ctx, view, width, height) {
+  const step = [GRID_STEP, 1, 2].find((s) => s * view.scale >= MIN_GRID_PIXELS) ?? 2;
   const topLeft = view.unproject(0, 0, 0);
   const bottomRight = view.unproject(width, height, 0);
   ctx.lineWidth = 1;
-  for (let x = Math.ceil(topLeft[0] / GRID_STEP) * GRID_STEP; x <= bottomRight[0]; x += GRID_STEP) {
+  for (let x = Math.ceil(topLeft[0] / step) * step; x <= bottomRight[0]; x += step) {
     ctx.strokeStyle = Math.abs(x) < 1e-9 ? PALETTE.axis : PALETTE.grid;
     line(ctx, view.project([x, topLeft[1], 0]), view.project([x, bottomRight[1], 0]));
   }
-  for (let y = Math.ceil(bottomRight[1] / GRID_STEP) * GRID_STEP; y <= topLeft[1]; y += GRID_STEP) {
+  for (let y = Math.ceil(bottomRight[1] / step) * step; y <= topLeft[1]; y += step) {
     ctx.strokeStyle = Math.abs(y) < 1e-9 ? PALETTE.axis : PALETTE.grid;
     line(ctx, view.project([topLeft[0], y, 0]), view.project([bottomRight[0], y, 0]));
   }
@@ -198,8 +208,8 @@ function drawChain(ctx, view, joints) {
   ctx.fill();
 }
 
-function drawTarget(ctx, view, scene) {
-  const p = view.project(scene.target);
+export function drawTarget(ctx, view, target) {
+  const p = view.project(target);
   ctx.strokeStyle = PALETTE.target;
   ctx.lineWidth = 2.5;
   circle(ctx, p, HANDLE_RADIUS);

@@ -1,18 +1,20 @@
-// The side panel: solver choice, the chain's bone lengths, soft IK, and the live readout.
+// The side panel: solver choice, the chain's bone lengths and soft IK, or the walker's legs
+// and speed, and the live readout.
 
 // Bone lengths the page offers, in world units: long enough to see, short enough to fit.
 export const LENGTH_RANGE = { min: 0.1, max: 3, step: 0.01 };
 
 const $ = (id) => document.getElementById(id);
 
-function formatNumber(value) {
-  if (!Number.isFinite(value)) return String(value);
-  if (value !== 0 && Math.abs(value) < 1e-3) return value.toExponential(2);
-  return value.toFixed(4);
-}
+const HINTS = {
+  chain2: 'Drag the target or the pole · click anywhere to move the target there',
+  chain3: 'Drag the target or the pole in the plane facing you · drag empty space to turn the view',
+  walker: 'Move the pointer over the canvas (or drag) and the creature walks toward it',
+};
 
 export class Panel {
-  // handlers: chooseSolver(id), setBoneLength(bone, length) → error text or '', setSoft(on, distance)
+  // handlers: chooseSolver(id), setBoneLength(bone, length) → error text or '',
+  // setSoft(on, distance), setLegCount(count) → error text or '', setSpeed(speed)
   constructor(solvers, handlers) {
     this.handlers = handlers;
     const select = $('solver');
@@ -27,16 +29,43 @@ export class Panel {
     };
     soft.addEventListener('change', softChanged);
     distance.addEventListener('input', softChanged);
-    $('soft-distance-value').value = Number(distance.value).toFixed(2);
-    distance.disabled = !soft.checked;
+
+    $('legs').addEventListener('change', () => {
+      const error = handlers.setLegCount(Number($('legs').value));
+      $('walker-message').textContent = error ? `legs: ${error}` : '';
+    });
+    $('speed').addEventListener('input', () => {
+      $('speed-value').value = Number($('speed').value).toFixed(1);
+      handlers.setSpeed(Number($('speed').value));
+    });
   }
 
   showSolver(solver) {
     $('solver').value = solver.id;
     $('solver-summary').textContent = solver.summary;
-    $('hint').textContent = solver.dims === 3
-      ? 'Drag the target or the pole in the plane facing you · drag empty space to turn the view'
-      : 'Drag the target or the pole · click anywhere to move the target there';
+    const walker = solver.kind === 'walker';
+    $('chain-section').hidden = walker;
+    $('soft-section').hidden = walker;
+    $('walker-section').hidden = !walker;
+    $('hint').textContent = walker ? HINTS.walker : solver.dims === 3 ? HINTS.chain3 : HINTS.chain2;
+  }
+
+  showChain(lengths, soft) {
+    this.showBones(lengths);
+    this.showMessage('');
+    $('soft').checked = soft.enabled;
+    $('soft-distance').value = soft.distance;
+    $('soft-distance').disabled = !soft.enabled;
+    $('soft-distance-value').value = soft.distance.toFixed(2);
+  }
+
+  showWalker(legCounts, legCount, speed, speedRange) {
+    const legs = $('legs');
+    legs.replaceChildren(...legCounts.map((count) => new Option(String(count), String(count))));
+    legs.value = String(legCount);
+    Object.assign($('speed'), speedRange, { value: speed });
+    $('speed-value').value = speed.toFixed(1);
+    $('walker-message').textContent = '';
   }
 
   // One row per bone: a slider and a number box that stay in step.
@@ -74,14 +103,22 @@ export class Panel {
     $('library').textContent = `library ${reach.version} (${reach.precision}), running as WebAssembly`;
   }
 
-  showOutcome(solver, outcome, distance, range) {
-    $('iterations').textContent = solver.closedForm ? 'closed form' : String(outcome.iterations);
-    $('residual').textContent = formatNumber(outcome.residual);
-    $('reached').textContent = outcome.reached ? 'yes' : 'no';
-    $('reached').className = outcome.reached ? 'good' : 'warn';
-    $('distance').textContent = formatNumber(distance);
-    $('range').textContent = `${range[0].toFixed(2)} – ${range[1].toFixed(2)}`;
-    $('status').textContent = outcome.statusText;
-    $('status').className = outcome.status === 0 ? 'good' : 'bad';
+  // rows: [label, text, class name] for the readout list. The walker updates it every frame:
+  // when the labels are the same, only the values change.
+  showReadout(rows) {
+    const list = $('readout');
+    const labels = [...list.querySelectorAll('dt')].map((dt) => dt.textContent);
+    if (labels.join('\n') !== rows.map(([label]) => label).join('\n')) {
+      list.replaceChildren(...rows.flatMap(([label]) => {
+        const dt = document.createElement('dt');
+        dt.textContent = label;
+        return [dt, document.createElement('dd')];
+      }));
+    }
+    const values = list.querySelectorAll('dd');
+    rows.forEach(([, text, className], i) => {
+      values[i].textContent = text;
+      values[i].className = className;
+    });
   }
 }

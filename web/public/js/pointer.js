@@ -12,8 +12,9 @@ export class Pointer {
   //   moveHandle(name, world)   a handle was dragged (or, in 2-D, placed) to a world point
   //   turnView(yaw, pitch)      3-D: the view was turned
   //   is3d()                    whether empty space turns the view (3-D) or places the target
-  constructor(canvas, view, { handles, moveHandle, turnView, is3d }) {
-    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d });
+  //   follows()                 whether the target follows the pointer with no button pressed
+  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows }) {
+    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows });
     this.gesture = null;
     canvas.addEventListener('pointerdown', (event) => this.down(event));
     canvas.addEventListener('pointermove', (event) => this.move(event));
@@ -62,7 +63,8 @@ export class Pointer {
     const at = this.local(event);
     const g = this.gesture;
     if (!g) {
-      this.canvas.classList.toggle('over-handle', this.hit(at, event.pointerType) !== null);
+      if (this.follows()) this.moveHandle('target', this.view.unproject(at[0], at[1], 0));
+      else this.canvas.classList.toggle('over-handle', this.hit(at, event.pointerType) !== null);
       return;
     }
     if (event.pointerId !== this.pointerId) return;

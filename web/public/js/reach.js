@@ -72,6 +72,10 @@ export class Reach {
     return this.exports.reach_wasm_chain_set_bone_length(bone, length);
   }
 
+  reals(pointer, count) {
+    return Array.from(new this.Real(this.exports.memory.buffer, pointer, count));
+  }
+
   // What a solver hands back to the page: the status of its call and the last good solve.
   outcome(status) {
     const e = this.exports;
@@ -83,7 +87,33 @@ export class Reach {
       iterations: e.reach_wasm_iterations(),
       residual: e.reach_wasm_residual(),
       reached: e.reach_wasm_reached() !== 0,
-      alternative: alternativePointer ? Array.from(new this.Real(e.memory.buffer, alternativePointer, 3)) : null,
+      alternative: alternativePointer ? this.reals(alternativePointer, 3) : null,
+    };
+  }
+
+  // The walker after its last update (the exports of web/wasm/walker.c).
+  walkerOutcome(status) {
+    const e = this.exports;
+    const [x, y, z, heading] = this.reals(e.reach_wasm_walker_body(), 4);
+    const legs = [];
+    let pointer = e.reach_wasm_walker_joints();
+    for (let leg = 0; leg < e.reach_wasm_walker_leg_count(); leg++) {
+      const count = e.reach_wasm_walker_leg_joint_count(leg);
+      const flat = this.reals(pointer, count * 3);
+      pointer += count * 3 * this.Real.BYTES_PER_ELEMENT;
+      legs.push({
+        joints: Array.from({ length: count }, (_, j) => flat.slice(3 * j, 3 * j + 3)),
+        planted: e.reach_wasm_walker_planted(leg) !== 0,
+        lift: e.reach_wasm_walker_lift(leg),
+      });
+    }
+    return {
+      status,
+      statusText: this.statusText(status),
+      body: { position: [x, y, z], heading },
+      legs,
+      steps: e.reach_wasm_walker_steps(),
+      forcedSteps: e.reach_wasm_walker_forced_steps(),
     };
   }
 }

@@ -1,0 +1,130 @@
+// The IK chain scene: a chain solver, a target and a pole, bone lengths and soft IK.
+import { drawChainScene } from './draw.js';
+import { LENGTH_RANGE } from './panel.js';
+
+const DEFAULT_LENGTHS = [1.0, 0.8];
+const VIEW_3D = { yaw: -0.55, pitch: 0.42 };
+
+const sub = (a, b) => a.map((v, i) => v - b[i]);
+const sum = (values) => values.reduce((total, v) => total + v, 0);
+
+function formatNumber(value) {
+  if (!Number.isFinite(value)) return String(value);
+  if (value !== 0 && Math.abs(value) < 1e-3) return value.toExponential(2);
+  return value.toFixed(4);
+}
+
+export class ChainScene {
+  constructor(app) {
+    this.app = app;
+    this.lengths = DEFAULT_LENGTHS.slice();
+    this.soft = { enabled: false, distance: 0.2 };
+    this.outcome = null;
+  }
+
+  enter(solver) {
+    const { app } = this;
+    const flat = solver.dims === 2;
+    // A 2-D solver works in the z = 0 plane: bring the handles back into it.
+    if (flat) for (const point of [app.target, app.pole]) point[2] = 0;
+    app.view.setAngles(flat ? 0 : VIEW_3D.yaw, flat ? 0 : VIEW_3D.pitch);
+    if (this.lengths.length !== solver.bones) this.lengths = DEFAULT_LENGTHS.slice(0, solver.bones);
+    this.solver = solver;
+    // A fresh chain, so a 3-D pose never reaches a 2-D solver.
+    app.reach.resetChain(this.lengths);
+    app.panel.showChain(this.lengths, this.soft);
+    this.solve();
+  }
+
+  handles() {
+    return { target: this.app.target, pole: this.app.pole };
+  }
+
+  goalMoved() {
+    this.solve();
+  }
+
+  solve() {
+    const { app, soft } = this;
+    const goal = { target: app.target, pole: app.pole, softDistance: soft.enabled ? soft.distance : 0 };
+    this.outcome = this.solver.solve(app.reach, goal);
+    app.requestRender();
+  }
+
+  // Returns an error to show, or '' when the chain took the new length.
+  setBoneLength(bone, value) {
+    if (!(value >= LENGTH_RANGE.min && value <= LENGTH_RANGE.max)) {
+      return `length must be a number from ${LENGTH_RANGE.min} to ${LENGTH_RANGE.max}`;
+    }
+    const status = this.app.reach.setBoneLength(bone, value);
+    if (status !== 0) return this.app.reach.statusText(status);
+    this.lengths[bone] = value;
+    this.app.resize();
+    this.solve();
+    return '';
+  }
+
+  setSoft(enabled, distance) {
+    this.soft = { enabled, distance };
+    this.solve();
+  }
+
+  // What the canvas shows: the chain at full stretch with room around it, in 3-D with the view
+  // lowered to take in the floor under it.
+  fit(width, height) {
+    const reach = sum(this.lengths);
+    if (this.solver.dims === 3) this.app.view.fit(width, height, Math.max(2.7, 1.45 * reach), [0, -0.45 * reach, 0]);
+    else this.app.view.fit(width, height, Math.max(2.5, 1.3 * reach));
+  }
+
+  range() {
+    return [Math.max(0, 2 * Math.max(...this.lengths) - sum(this.lengths)), sum(this.lengths)];
+  }
+
+  draw(ctx) {
+    const { app, outcome, soft } = this;
+    drawChainScene(ctx, app.view, {
+      dims: this.solver.dims,
+      joints: outcome.pose,
+      alternative: outcome.alternative,
+      target: app.target,
+      pole: app.pole,
+      lengths: this.lengths,
+      softDistance: soft.enabled ? soft.distance : 0,
+      reached: outcome.reached,
+    });
+  }
+
+  // Rows for the panel's readout: [label, text, class].
+  readout() {
+    const { outcome } = this;
+    const [inner, outer] = this.range();
+    return [
+      ['iterations', this.solver.closedForm ? 'closed form' : String(outcome.iterations), ''],
+      ['residual', formatNumber(outcome.residual), ''],
+      ['reached', outcome.reached ? 'yes' : 'no', outcome.reached ? 'good' : 'warn'],
+      ['target distance', formatNumber(Math.hypot(...sub(this.app.target, outcome.pose[0]))), ''],
+      ['reach range', `${inner.toFixed(2)} – ${outer.toFixed(2)}`, ''],
+      ['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad'],
+    ];
+  }
+
+  // This scene's part of window.reachState; onScreen maps a world point to client pixels.
+  snapshot(onScreen) {
+    const { outcome } = this;
+    return {
+      closedForm: this.solver.closedForm,
+      lengths: this.app.reach.boneLengths(),
+      softIK: { ...this.soft },
+      pole: this.app.pole.slice(),
+      joints: outcome.pose,
+      alternative: outcome.alternative,
+      iterations: outcome.iterations,
+      residual: outcome.residual,
+      reached: outcome.reached,
+      status: outcome.status,
+      statusText: outcome.statusText,
+      screen: { pole: onScreen(this.app.pole), joints: outcome.pose.map(onScreen) },
+    };
+  }
+}
