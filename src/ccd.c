@@ -3,52 +3,26 @@
 #include "fabrik_internal.h"
 #include "reach/ccd.h"
 
-typedef struct ccd_work {
-    reach__ik ik;
-    reach_vec3 *effector;     /* [target_count]: the target bone's joint, kept current in a sweep */
-    reach_quat *effector_rot; /* [target_count]: the target bone's world rotation */
-    reach_vec3 *partner;      /* [target_count]: a meeting target's other joint */
-    reach_real lever;         /* orientation points sit this far out along the effector's axes */
-    reach_real max_step;
-} ccd_work;
-
-static void layout(ccd_work *w, reach__arena *arena, int bone_count, int target_count) {
-    size_t t = (size_t)target_count;
-    reach__ik_layout(&w->ik, arena, bone_count, target_count);
-    w->effector = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
-    w->effector_rot = (reach_quat *)reach__arena_take(arena, t, sizeof(reach_quat));
-    w->partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
-}
-
-size_t reach_ccd_scratch_size(const reach_skeleton *skeleton, int target_count) {
-    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
-    ccd_work w;
-    reach__arena arena = reach__arena_make(NULL);
-    layout(&w, &arena, skeleton->bone_count, target_count);
-    return reach__arena_need(&arena);
-}
-
 /* ---- what a joint sees ------------------------------------------------------------------ */
 
 /* One pair: a point that moves with the bone (from the joint) and where it should be. */
 typedef void (*pair_visitor)(void *context, reach_vec3 from, reach_vec3 to, reach_real weight, int orientation);
 
 /* Visits every pair the effectors below bone i give, relative to the joint at origin. */
-static void visit_pairs(const ccd_work *w, int i, reach_vec3 origin, pair_visitor visit, void *context) {
-    const reach__ik *ik = &w->ik;
+static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visitor visit, void *context) {
     static const reach_vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
         int below = reach__is_ancestor(ik->skeleton, i, t->bone);
-        reach_vec3 from = reach_vec3_sub(w->effector[j], origin);
+        reach_vec3 from = reach_vec3_sub(ik->effector[j], origin);
         if (t->kind == REACH_TARGET_POSITION) {
             if (!below) continue;
             reach_vec3 to = reach_vec3_sub(t->position, origin);
             visit(context, from, to, t->weight, 0);
             if (!t->use_orientation) continue;
             for (int a = 0; a < 3; ++a) {
-                reach_vec3 from_axis = reach_vec3_mad(from, reach_quat_rotate(w->effector_rot[j], axes[a]), w->lever);
-                reach_vec3 to_axis = reach_vec3_mad(to, reach_quat_rotate(ik->goal_rot[t->bone], axes[a]), w->lever);
+                reach_vec3 from_axis = reach_vec3_mad(from, reach_quat_rotate(ik->effector_rot[j], axes[a]), ik->lever);
+                reach_vec3 to_axis = reach_vec3_mad(to, reach_quat_rotate(ik->goal_rot[t->bone], axes[a]), ik->lever);
                 visit(context, from_axis, to_axis, t->weight, 1);
             }
             continue;
@@ -56,25 +30,24 @@ static void visit_pairs(const ccd_work *w, int i, reach_vec3 origin, pair_visito
         /* A meeting pair: each side moves toward the other; a joint above both moves them
          * together and cannot close the gap. */
         int partner_below = reach__is_ancestor(ik->skeleton, i, t->meet_bone);
-        reach_vec3 other = reach_vec3_sub(w->partner[j], origin);
+        reach_vec3 other = reach_vec3_sub(ik->partner[j], origin);
         if (below && !partner_below) visit(context, from, other, t->weight, 0);
         if (partner_below && !below) visit(context, other, from, t->weight, 0);
     }
 }
 
 /* Turns (about origin) and shifts everything below bone i that the sweep keeps track of. */
-static void move_below(ccd_work *w, int i, reach_vec3 origin, reach_quat turn, reach_vec3 shift) {
-    const reach__ik *ik = &w->ik;
+static void move_below(reach__ik *ik, int i, reach_vec3 origin, reach_quat turn, reach_vec3 shift) {
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
         if (reach__is_ancestor(ik->skeleton, i, t->bone)) {
-            w->effector[j] = reach_vec3_add(
-                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(w->effector[j], origin))), shift);
-            w->effector_rot[j] = reach_quat_normalize_safe(reach_quat_mul(turn, w->effector_rot[j]));
+            ik->effector[j] = reach_vec3_add(
+                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->effector[j], origin))), shift);
+            ik->effector_rot[j] = reach_quat_normalize_safe(reach_quat_mul(turn, ik->effector_rot[j]));
         }
         if (t->kind == REACH_TARGET_MEET && reach__is_ancestor(ik->skeleton, i, t->meet_bone))
-            w->partner[j] = reach_vec3_add(
-                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(w->partner[j], origin))), shift);
+            ik->partner[j] = reach_vec3_add(
+                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->partner[j], origin))), shift);
     }
 }
 
@@ -142,8 +115,7 @@ static reach_quat cap_rotation(reach_quat q, reach_real max_step) {
  * smallest turn takes it to the nearest point of that cone. Then one sweep reaches whenever the
  * first two bones can span the gap, where plain CCD creeps up on targets near full reach.
  * Returns 0 (and leaves *turn alone) when the step does not apply or the cone does not exist. */
-static int closing_turn(const ccd_work *w, int i, reach_vec3 origin, reach_quat *turn) {
-    const reach__ik *ik = &w->ik;
+static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_quat *turn) {
     const reach_skeleton *sk = ik->skeleton;
     if (ik->target_count != 1 || sk->parents[i] != ik->root) return 0;
     const reach_target *t = &ik->targets[0];
@@ -152,7 +124,7 @@ static int closing_turn(const ccd_work *w, int i, reach_vec3 origin, reach_quat 
     if (root_type != REACH_JOINT_BALL && root_type != REACH_JOINT_CONE) return 0;
     if (ik->child_start[ik->root + 1] - ik->child_start[ik->root] != 1) return 0;
     reach_vec3 root = ik->pos[ik->root];
-    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(w->effector[0], origin);
+    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->effector[0], origin);
     reach_real la = reach_vec3_length(a), lu = reach_vec3_length(u), d = reach_vec3_distance(t->position, root);
     if (!(la > 0) || !(lu > 0)) return 0;
     reach_real cosine = (d * d - la * la - lu * lu) / (2 * la * lu);
@@ -166,17 +138,16 @@ static int closing_turn(const ccd_work *w, int i, reach_vec3 origin, reach_quat 
 }
 
 /* Ball and cone: the rotation that best serves the effectors below, then the joint's limits. */
-static int turn_free(const ccd_work *w, int i, reach_vec3 origin, const reach_joint *joint, reach_quat parent_rot,
+static int turn_free(const reach__ik *ik, int i, reach_vec3 origin, const reach_joint *joint, reach_quat parent_rot,
                      reach_quat *local) {
-    const reach__ik *ik = &w->ik;
     fit_context f;
     reach__fit_reset(&f.fit);
     f.pairs = 0;
     f.orientation = 0;
     f.from = f.to = reach_vec3_zero();
-    visit_pairs(w, i, origin, fit_visit, &f);
+    visit_pairs(ik, i, origin, fit_visit, &f);
     reach_quat turn = reach_quat_identity();
-    if (closing_turn(w, i, origin, &turn)) {
+    if (closing_turn(ik, i, origin, &turn)) {
         /* bends for the root's step to finish */
     } else if (f.pairs == 1 && !f.orientation) {
         reach_vec3 from = reach_vec3_normalize_safe(f.from, reach_vec3_zero());
@@ -185,16 +156,15 @@ static int turn_free(const ccd_work *w, int i, reach_vec3 origin, const reach_jo
     } else if (f.pairs > 0) {
         turn = reach__fit_solve(&f.fit, reach_quat_identity());
     }
-    turn = cap_rotation(turn, w->max_step);
+    turn = cap_rotation(turn, ik->max_step);
     reach_quat world = reach_quat_mul(turn, ik->rot[i]);
     return reach_joint_project_rotation(joint, ik->skeleton->rest[i].rotation,
                                         reach_quat_mul(reach_quat_conjugate(parent_rot), world), local);
 }
 
 /* Hinge: the best angle about its axis, added to its angle and clamped to its range. */
-static int turn_hinge(const ccd_work *w, int i, reach_vec3 origin, const reach_joint *joint, reach_quat parent_rot,
+static int turn_hinge(const reach__ik *ik, int i, reach_vec3 origin, const reach_joint *joint, reach_quat parent_rot,
                       reach_quat *local) {
-    const reach__ik *ik = &w->ik;
     reach_quat rest = reach_quat_normalize_safe(ik->skeleton->rest[i].rotation);
     reach_vec3 axis = reach_vec3_normalize_safe(joint->axis, reach_vec3_make(0, 1, 0));
     hinge_context h;
@@ -202,9 +172,9 @@ static int turn_hinge(const ccd_work *w, int i, reach_vec3 origin, const reach_j
      * (the hinge's own turn leaves its axis alone). */
     h.axis = reach_quat_rotate(reach_quat_mul(parent_rot, rest), axis);
     h.sine = h.cosine = 0;
-    visit_pairs(w, i, origin, hinge_visit, &h);
+    visit_pairs(ik, i, origin, hinge_visit, &h);
     reach_real step = (h.sine != 0 || h.cosine != 0) ? reach_atan2(h.sine, h.cosine) : 0;
-    if (w->max_step > 0) step = reach_clamp(step, -w->max_step, w->max_step);
+    if (ik->max_step > 0) step = reach_clamp(step, -ik->max_step, ik->max_step);
     reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), ik->local[i].rotation);
     int clamped;
     reach_real angle = reach__angle_clamp(reach_quat_twist_angle(delta, axis) + step, joint->min, joint->max, &clamped);
@@ -213,8 +183,7 @@ static int turn_hinge(const ccd_work *w, int i, reach_vec3 origin, const reach_j
 }
 
 /* Prismatic: the best slide along its axis, clamped; writes the new local translation. */
-static int slide(ccd_work *w, int i, const reach_joint *joint, reach_quat parent_rot, reach_vec3 *shift) {
-    reach__ik *ik = &w->ik;
+static int slide(reach__ik *ik, int i, const reach_joint *joint, reach_quat parent_rot, reach_vec3 *shift) {
     const reach_transform *rest = &ik->skeleton->rest[i];
     reach_quat rest_rot = reach_quat_normalize_safe(rest->rotation);
     reach_vec3 axis_local =
@@ -222,7 +191,7 @@ static int slide(ccd_work *w, int i, const reach_joint *joint, reach_quat parent
     slide_context s;
     s.axis = reach_quat_rotate(parent_rot, axis_local);
     s.sum = s.weight = 0;
-    visit_pairs(w, i, ik->pos[i], slide_visit, &s);
+    visit_pairs(ik, i, ik->pos[i], slide_visit, &s);
     reach_real offset = reach_vec3_dot(reach_vec3_sub(ik->local[i].translation, rest->translation), axis_local);
     reach_real wanted = s.weight > 0 ? offset + s.sum / s.weight : offset;
     reach_real value = reach_clamp(wanted, joint->min, joint->max);
@@ -232,8 +201,7 @@ static int slide(ccd_work *w, int i, const reach_joint *joint, reach_quat parent
 }
 
 /* One CCD step at bone i. Returns nonzero when a range clamped. */
-static int step(ccd_work *w, int i) {
-    reach__ik *ik = &w->ik;
+static int step(reach__ik *ik, int i) {
     const reach_skeleton *sk = ik->skeleton;
     reach_joint joint = reach_skeleton_joint(sk, i);
     reach_quat parent_rot = i == ik->root ? ik->above_root : ik->rot[sk->parents[i]];
@@ -243,14 +211,14 @@ static int step(ccd_work *w, int i) {
     int clamped = 0;
     switch (joint.type) {
     case REACH_JOINT_BALL:
-    case REACH_JOINT_CONE: clamped = turn_free(w, i, origin, &joint, parent_rot, &local); break;
-    case REACH_JOINT_HINGE: clamped = turn_hinge(w, i, origin, &joint, parent_rot, &local); break;
-    case REACH_JOINT_PRISMATIC: clamped = slide(w, i, &joint, parent_rot, &shift); /* fall through */
+    case REACH_JOINT_CONE: clamped = turn_free(ik, i, origin, &joint, parent_rot, &local); break;
+    case REACH_JOINT_HINGE: clamped = turn_hinge(ik, i, origin, &joint, parent_rot, &local); break;
+    case REACH_JOINT_PRISMATIC: clamped = slide(ik, i, &joint, parent_rot, &shift); /* fall through */
     case REACH_JOINT_FIXED: local = sk->rest[i].rotation; break;
     }
     reach_quat world = reach_quat_normalize_safe(reach_quat_mul(parent_rot, local));
     reach_quat turn = reach_quat_normalize_safe(reach_quat_mul(world, reach_quat_conjugate(ik->rot[i])));
-    move_below(w, i, origin, turn, shift);
+    move_below(ik, i, origin, turn, shift);
     ik->local[i].rotation = reach_quat_normalize_safe(local);
     ik->rot[i] = world;
     return clamped;
@@ -258,46 +226,31 @@ static int step(ccd_work *w, int i) {
 
 /* ---- the solve -------------------------------------------------------------------------- */
 
-static void track_effectors(ccd_work *w) {
-    const reach__ik *ik = &w->ik;
+static void track_effectors(reach__ik *ik) {
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
-        w->effector[j] = ik->pos[t->bone];
-        w->effector_rot[j] = ik->rot[t->bone];
-        w->partner[j] = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : w->effector[j];
+        ik->effector[j] = ik->pos[t->bone];
+        ik->effector_rot[j] = ik->rot[t->bone];
+        ik->partner[j] = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : ik->effector[j];
     }
 }
 
 /* One sweep, tips to root, for the shared driver. */
-static int iterate(void *work) {
-    ccd_work *w = (ccd_work *)work;
-    reach__ik *ik = &w->ik;
+static int iterate(reach__ik *ik) {
     int limited = 0;
-    track_effectors(w);
+    track_effectors(ik);
     for (int k = ik->active_count - 1; k >= 0; --k)
-        limited |= step(w, ik->active[k]);
+        limited |= step(ik, ik->active[k]);
     reach__ik_forward(ik);
     return limited;
+}
+
+size_t reach_ccd_scratch_size(const reach_skeleton *skeleton, int target_count) {
+    return reach__ik_scratch_size(skeleton, target_count);
 }
 
 reach_status reach_ccd_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result) {
-    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
-    int root;
-    reach_status st = reach__ik_check(skeleton, targets, target_count, &s, pose, &root);
-    if (st != REACH_OK) return st;
-    if (scratch_size < reach_ccd_scratch_size(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
-    REACH_CHECK_ARG(scratch);
-    ccd_work w;
-    reach__arena arena = reach__arena_make(scratch);
-    layout(&w, &arena, skeleton->bone_count, target_count);
-    st = reach__ik_start(&w.ik, skeleton, targets, target_count, &s, pose, root);
-    if (st != REACH_OK) return st;
-    w.lever = w.ik.chain_length > 0 ? w.ik.chain_length : 1;
-    w.max_step = s.ccd_max_step;
-    reach_solve_result r = reach__ik_run(&w.ik, &s, iterate, &w, 0);
-    reach__ik_finish(&w.ik, pose);
-    if (result) *result = r;
-    return REACH_OK;
+    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result, iterate, 0);
 }

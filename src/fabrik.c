@@ -3,42 +3,19 @@
 #include "fabrik_internal.h"
 #include "reach/fabrik.h"
 
-typedef struct fabrik_work {
-    reach__ik ik;
-    reach_vec3 *sum_pos; /* [bone_count]: Σ weight · proposed joint position (backward pass) */
-    reach_quat *sum_rot; /* [bone_count]: Σ weight · proposed world rotation */
-    reach_real *sum_weight;
-} fabrik_work;
-
-static void layout(fabrik_work *w, reach__arena *arena, int bone_count, int target_count) {
-    size_t n = (size_t)bone_count;
-    reach__ik_layout(&w->ik, arena, bone_count, target_count);
-    w->sum_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
-    w->sum_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
-    w->sum_weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
-}
-
-size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_count) {
-    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
-    fabrik_work w;
-    reach__arena arena = reach__arena_make(NULL);
-    layout(&w, &arena, skeleton->bone_count, target_count);
-    return reach__arena_need(&arena);
-}
-
 static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
 
 /* ---- the backward pass ------------------------------------------------------------------ */
 
-static void add_proposal(fabrik_work *w, int bone, reach_vec3 position, reach_real weight) {
-    w->sum_pos[bone] = reach_vec3_mad(w->sum_pos[bone], position, weight);
-    w->sum_weight[bone] += weight;
+static void add_proposal(reach__ik *ik, int bone, reach_vec3 position, reach_real weight) {
+    ik->sum_pos[bone] = reach_vec3_mad(ik->sum_pos[bone], position, weight);
+    ik->sum_weight[bone] += weight;
 }
 
-static void add_rotation(fabrik_work *w, int bone, reach_quat rotation, reach_real weight) {
+static void add_rotation(reach__ik *ik, int bone, reach_quat rotation, reach_real weight) {
     /* q and -q are one rotation: sum on the side of the bone's current rotation. */
-    if (reach_quat_dot(rotation, w->ik.rot[bone]) < 0) rotation = reach_quat_neg(rotation);
-    reach_quat *s = &w->sum_rot[bone];
+    if (reach_quat_dot(rotation, ik->rot[bone]) < 0) rotation = reach_quat_neg(rotation);
+    reach_quat *s = &ik->sum_rot[bone];
     *s = reach_quat_make(s->x + rotation.x * weight, s->y + rotation.y * weight, s->z + rotation.z * weight,
                          s->w + rotation.w * weight);
 }
@@ -46,8 +23,7 @@ static void add_rotation(fabrik_work *w, int bone, reach_quat rotation, reach_re
 /* Where bone b's parent should be so that b sits at p with world rotation rot_b: the parent
  * turns by the smallest swing that points its link to b at p and, when b's own rotation
  * matters, further so that b's joint limit holds; then it sits one link back from p. */
-static void propose_parent(fabrik_work *w, int b, reach_vec3 p, reach_quat rot_b) {
-    reach__ik *ik = &w->ik;
+static void propose_parent(reach__ik *ik, int b, reach_vec3 p, reach_quat rot_b) {
     int parent = ik->skeleton->parents[b];
     reach_vec3 link = ik->local[b].translation;
     reach_vec3 now = reach_vec3_normalize_safe(reach_quat_rotate(ik->rot[parent], link), reach_vec3_zero());
@@ -63,29 +39,28 @@ static void propose_parent(fabrik_work *w, int b, reach_vec3 p, reach_quat rot_b
         rot_parent = reach_quat_normalize_safe(reach_quat_mul(rot_b, reach_quat_conjugate(local)));
     }
     reach_real weight = ik->weight[b];
-    add_proposal(w, parent, reach_vec3_sub(p, reach_quat_rotate(rot_parent, link)), weight);
-    add_rotation(w, parent, rot_parent, weight);
+    add_proposal(ik, parent, reach_vec3_sub(p, reach_quat_rotate(rot_parent, link)), weight);
+    add_rotation(ik, parent, rot_parent, weight);
 }
 
-static void backward(fabrik_work *w) {
-    reach__ik *ik = &w->ik;
+static void backward(reach__ik *ik) {
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        w->sum_pos[b] = reach_vec3_zero();
-        w->sum_rot[b] = reach_quat_make(0, 0, 0, 0);
-        w->sum_weight[b] = 0;
+        ik->sum_pos[b] = reach_vec3_zero();
+        ik->sum_rot[b] = reach_quat_make(0, 0, 0, 0);
+        ik->sum_weight[b] = 0;
     }
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
-        add_proposal(w, t->bone, ik->goal[j], t->weight);
-        if (t->kind == REACH_TARGET_MEET) add_proposal(w, t->meet_bone, ik->goal[j], t->weight);
+        add_proposal(ik, t->bone, ik->goal[j], t->weight);
+        if (t->kind == REACH_TARGET_MEET) add_proposal(ik, t->meet_bone, ik->goal[j], t->weight);
     }
     /* Tips inward: by the time a bone is reached, every branch below it has proposed. */
     for (int k = ik->active_count - 1; k >= 0; --k) {
         int b = ik->active[k];
-        reach_vec3 p = w->sum_weight[b] > 0 ? reach_vec3_scale(w->sum_pos[b], 1 / w->sum_weight[b]) : ik->pos[b];
-        reach_quat rot_b = child_count(ik, b) > 0 ? reach_quat_normalize_safe(w->sum_rot[b]) : ik->goal_rot[b];
-        if (b != ik->root) propose_parent(w, b, p, rot_b);
+        reach_vec3 p = ik->sum_weight[b] > 0 ? reach_vec3_scale(ik->sum_pos[b], 1 / ik->sum_weight[b]) : ik->pos[b];
+        reach_quat rot_b = child_count(ik, b) > 0 ? reach_quat_normalize_safe(ik->sum_rot[b]) : ik->goal_rot[b];
+        if (b != ik->root) propose_parent(ik, b, p, rot_b);
         ik->pos[b] = p;
         ik->rot[b] = rot_b;
     }
@@ -150,8 +125,7 @@ static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_v
 
 /* Root outward, by forward kinematics from the rotations placed. Returns nonzero when a joint's
  * range clamped a bone whose rotation matters. */
-static int forward(fabrik_work *w) {
-    reach__ik *ik = &w->ik;
+static int forward(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
     int limited = 0;
     for (int k = 0; k < ik->active_count; ++k) {
@@ -170,29 +144,18 @@ static int forward(fabrik_work *w) {
 }
 
 /* One FABRIK iteration for the shared driver. */
-static int iterate(void *work) {
-    fabrik_work *w = (fabrik_work *)work;
-    reach__ik_update_goals(&w->ik);
-    backward(w);
-    return forward(w);
+static int iterate(reach__ik *ik) {
+    reach__ik_update_goals(ik);
+    backward(ik);
+    return forward(ik);
+}
+
+size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_count) {
+    return reach__ik_scratch_size(skeleton, target_count);
 }
 
 reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                                 const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                 size_t scratch_size, reach_solve_result *result) {
-    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
-    int root;
-    reach_status st = reach__ik_check(skeleton, targets, target_count, &s, pose, &root);
-    if (st != REACH_OK) return st;
-    if (scratch_size < reach_fabrik_scratch_size(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
-    REACH_CHECK_ARG(scratch);
-    fabrik_work w;
-    reach__arena arena = reach__arena_make(scratch);
-    layout(&w, &arena, skeleton->bone_count, target_count);
-    st = reach__ik_start(&w.ik, skeleton, targets, target_count, &s, pose, root);
-    if (st != REACH_OK) return st;
-    reach_solve_result r = reach__ik_run(&w.ik, &s, iterate, &w, s.fabrik_move_root);
-    reach__ik_finish(&w.ik, pose);
-    if (result) *result = r;
-    return REACH_OK;
+    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result, iterate, 1);
 }

@@ -82,15 +82,15 @@ static reach_real total_weight(const reach__ik *ik) {
     return total;
 }
 
-reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(void *work),
-                                 void *work, int may_move_root) {
+reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
+                                 int may_move_root) {
     reach_solve_result r = {0, 0, 0, 0, 0};
     reach_real stall = STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous = reach__ik_weighted_error(ik);
     int kicks = 0;
     while (r.iterations < settings->max_iterations && !reach__ik_measure(ik, &r.residual, &r.angle_residual)) {
         ++r.iterations;
-        r.limited = iterate(work);
+        r.limited = iterate(ik);
         reach_real error = reach__ik_weighted_error(ik);
         if (reach_fabs(previous - error) > stall) {
             previous = error;

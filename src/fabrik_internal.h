@@ -46,26 +46,31 @@ typedef struct reach__ik {
     reach_quat *rot;          /* [bone_count]: world rotations of active bones */
     reach_quat *goal_rot;     /* [bone_count]: wanted world rotation of effectors */
     reach_vec3 *goal;         /* [target_count]: where each target pulls its bone this iteration */
+    /* FABRIK's backward pass: Σ weight · proposed joint position and world rotation per bone. */
+    reach_vec3 *sum_pos;    /* [bone_count] */
+    reach_quat *sum_rot;    /* [bone_count] */
+    reach_real *sum_weight; /* [bone_count] */
+    /* CCD's sweep: each target's bone (and meeting partner), kept current as joints turn. */
+    reach_vec3 *effector;     /* [target_count] */
+    reach_quat *effector_rot; /* [target_count] */
+    reach_vec3 *partner;      /* [target_count] */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
+    reach_real lever;    /* CCD: orientation points sit this far out along the axes */
+    reach_real max_step; /* CCD: largest turn of one joint in one step; 0 none */
 } reach__ik;
 
-/* Lays out the per-bone and per-target arrays (base NULL in the arena: counting only). */
-void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count);
+/* Bytes of scratch a FABRIK or CCD solve needs (0 for a NULL skeleton or a negative count). */
+size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count);
 
-/* Checks everything a FABRIK or CCD solve reads, writing nothing; *root receives the solve's
- * root bone. */
-reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
-                             const reach_solver_settings *settings, const reach_transform *pose, int *root);
-
-/* After reach__ik_check and reach__ik_layout on the caller's scratch: fills *ik with the working
- * copy of the pose, the active bones, weights, tolerance and the world transforms of the active
- * bones. REACH_ERROR_OUT_OF_RANGE when coordinates are too large to compute with. Writes only
- * the scratch. */
-reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
-                             int target_count, const reach_solver_settings *settings, const reach_transform *pose,
-                             int root);
+/* The whole solve FABRIK and CCD share: check, lay out the scratch, start, run the loop with
+ * `iterate` as one iteration, and write the pose. honour_move_root: settings.fabrik_move_root
+ * applies (FABRIK). */
+reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                             const reach_solver_settings *settings, reach_transform *pose, void *scratch,
+                             size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
+                             int honour_move_root);
 
 /* Forward kinematics for the active bones from their working local transforms. */
 void reach__ik_forward(reach__ik *ik);
@@ -86,15 +91,12 @@ reach_real reach__ik_target_angle(const reach__ik *ik, int j);
 /* Σ weight · (distance + chain length · angle): one number that falls as the solve improves. */
 reach_real reach__ik_weighted_error(const reach__ik *ik);
 
-/* The iteration loop: calls iterate(work) (one iteration; returns nonzero when a joint range
+/* The iteration loop: calls iterate(ik) (one iteration; returns nonzero when a joint range
  * clamped) until every target is within tolerance, settings->max_iterations is reached, or the
  * solve stalls. A stalled solve moves the root when may_move_root (FABRIK's option), else bends
  * a chain stuck on the line to a target it could reach (twice at most), else stops. */
-reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(void *work),
-                                 void *work, int may_move_root);
-
-/* Copies the working locals back to the caller's pose (only active bones changed). */
-void reach__ik_finish(const reach__ik *ik, reach_transform *pose);
+reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
+                                 int may_move_root);
 
 /* Nonzero when `ancestor` is `bone` or lies on the path from bone up to its skeleton root. */
 int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone);

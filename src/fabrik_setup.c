@@ -37,7 +37,8 @@ void *reach__arena_take(reach__arena *arena, size_t count, size_t size) {
 
 size_t reach__arena_need(const reach__arena *arena) { return arena->used + (REACH__ARENA_ALIGN - 1); }
 
-void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
+/* Lays out the per-bone and per-target arrays (base NULL in the arena: counting only). */
+static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
     size_t n = (size_t)bone_count, t = (size_t)target_count;
     ik->local = (reach_transform *)reach__arena_take(arena, n, sizeof(reach_transform));
     ik->pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
@@ -50,6 +51,20 @@ void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int ta
     ik->children = (int *)reach__arena_take(arena, n, sizeof(int));
     ik->is_active = (unsigned char *)reach__arena_take(arena, n, 1);
     ik->free_tip = (unsigned char *)reach__arena_take(arena, n, 1);
+    ik->sum_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
+    ik->sum_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
+    ik->sum_weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
+    ik->effector = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+    ik->effector_rot = (reach_quat *)reach__arena_take(arena, t, sizeof(reach_quat));
+    ik->partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+}
+
+size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) {
+    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
+    reach__ik ik;
+    reach__arena arena = reach__arena_make(NULL);
+    layout(&ik, &arena, skeleton->bone_count, target_count);
+    return reach__arena_need(&arena);
 }
 
 /* ---- checking --------------------------------------------------------------------------- */
@@ -215,8 +230,9 @@ static reach_real extent(const reach__ik *ik) {
     return e;
 }
 
-reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
-                             const reach_solver_settings *settings, const reach_transform *pose, int *root) {
+/* Checks everything a solve reads, writing nothing; *root receives the solve's root bone. */
+static reach_status check_inputs(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                                 const reach_solver_settings *settings, const reach_transform *pose, int *root) {
     REACH_CHECK_ARG(skeleton && settings && pose && target_count >= 0 && (target_count == 0 || targets));
     reach_status st = reach_skeleton_validate(skeleton, NULL);
     if (st != REACH_OK) return st;
@@ -228,9 +244,11 @@ reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target 
     return find_root(skeleton, targets, target_count, settings->root_bone, root);
 }
 
-reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
-                             int target_count, const reach_solver_settings *settings, const reach_transform *pose,
-                             int root) {
+/* Fills *ik (laid out on the caller's scratch) with the working copy of the pose, the active
+ * bones, weights, tolerance and the world transforms of the active bones. Writes only the
+ * scratch; REACH_ERROR_OUT_OF_RANGE when coordinates are too large to compute with. */
+static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                          const reach_solver_settings *settings, const reach_transform *pose, int root) {
     int n = skeleton->bone_count;
     ik->skeleton = skeleton;
     ik->targets = targets;
@@ -271,6 +289,8 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     }
     ik->chain_length = link_lengths(ik);
     ik->angle_tolerance = settings->angle_tolerance;
+    ik->lever = ik->chain_length > 0 ? ik->chain_length : 1;
+    ik->max_step = settings->ccd_max_step;
     reach_real tolerance = settings->tolerance > 0 ? settings->tolerance : DEFAULT_TOLERANCE_RATIO * ik->chain_length;
     /* Nothing closer than a few units in the last place of the coordinates can be promised. */
     ik->tolerance = reach_max(tolerance, 16 * REACH_REAL_EPSILON * extent(ik));
@@ -323,7 +343,25 @@ reach_real reach__ik_weighted_error(const reach__ik *ik) {
     return total;
 }
 
-void reach__ik_finish(const reach__ik *ik, reach_transform *pose) {
-    for (int k = 0; k < ik->active_count; ++k)
-        pose[ik->active[k]] = ik->local[ik->active[k]];
+reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                             const reach_solver_settings *settings, reach_transform *pose, void *scratch,
+                             size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
+                             int honour_move_root) {
+    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
+    int root;
+    reach_status st = check_inputs(skeleton, targets, target_count, &s, pose, &root);
+    if (st != REACH_OK) return st;
+    if (scratch_size < reach__ik_scratch_size(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
+    REACH_CHECK_ARG(scratch);
+    reach__ik ik;
+    reach__arena arena = reach__arena_make(scratch);
+    layout(&ik, &arena, skeleton->bone_count, target_count);
+    st = start(&ik, skeleton, targets, target_count, &s, pose, root);
+    if (st != REACH_OK) return st;
+    reach_solve_result r = reach__ik_run(&ik, &s, iterate, honour_move_root && s.fabrik_move_root);
+    /* Only the moving bones changed. */
+    for (int k = 0; k < ik.active_count; ++k)
+        pose[ik.active[k]] = ik.local[ik.active[k]];
+    if (result) *result = r;
+    return REACH_OK;
 }
