@@ -32,14 +32,15 @@
 
 typedef enum leg_side { LEFT, RIGHT, LEG_COUNT } leg_side;
 
-/* Step over step: each foot skips a tread, and the last step brings the feet together. */
+/* Step over step: each foot skips a tread, and the last step brings the feet together. A step
+ * starts where that foot's previous step ended (both start on the ground). */
 typedef struct step {
     leg_side foot;
-    int from, to; /* footholds, see foothold() */
+    int to; /* foothold, see foothold() */
 } step;
 
 static const step steps[] = {
-    {RIGHT, 0, 1}, {LEFT, 0, 2}, {RIGHT, 1, 3}, {LEFT, 2, 4}, {RIGHT, 3, 5}, {LEFT, 4, 6}, {RIGHT, 5, 6},
+    {RIGHT, 1}, {LEFT, 2}, {RIGHT, 3}, {LEFT, 4}, {RIGHT, 5}, {LEFT, 6}, {RIGHT, 6},
 };
 #define STEP_COUNT ((int)(sizeof steps / sizeof steps[0]))
 
@@ -215,8 +216,9 @@ static void describe_foothold(int index, char *text, size_t size) {
  * the walker starts low on the left and ends high on the right, so it never goes there. */
 static void draw_info(demo_canvas *canvas, const leg legs[LEG_COUNT], const pose *p) {
     const char *names[LEG_COUNT] = {"left", "right"};
-    char line[96], where[32];
+    char line[96];
     if (p->step >= 0) {
+        char where[32];
         describe_foothold(steps[p->step].to, where, sizeof where);
         snprintf(line, sizeof line, "step %d of %d: %s foot to %s", p->step + 1, STEP_COUNT, names[steps[p->step].foot],
                  where);
