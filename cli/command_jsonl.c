@@ -9,7 +9,7 @@ static int is_blank(const char *text) { return text[strspn(text, " \t\r")] == '\
 /* One line: its result, or its error object. Returns 1 when the line was solved. */
 static int solve_line(const cli_line_reader *reader, int line, const cli_rig *shared_rig, FILE *out,
                       FILE *diagnostics) {
-    cli_error err;
+    cli_error err = {""};
     cJSON *json = cli_parse_json(reader->text, reader->length, &err);
     cJSON *result = json ? cli_solve_request(json, shared_rig, &err) : NULL;
     int ok = result && cli_result_print(out, result, &err);
@@ -21,7 +21,7 @@ static int solve_line(const cli_line_reader *reader, int line, const cli_rig *sh
 
 int cli_solve_lines(FILE *lines, const cli_rig *shared_rig, FILE *out, FILE *diagnostics) {
     cli_line_reader reader = {lines, NULL, 0, 0};
-    cli_error err;
+    cli_error err = {""};
     int failed = 0, line = 0, status;
     while ((status = cli_read_line(&reader, &err)) > 0) {
         line++;

@@ -50,7 +50,7 @@ static int misordered_parent(const cJSON *bones, const cli_rig *rig, int child, 
             used += snprintf(cycle + used, sizeof cycle - (size_t)used, " -> '%s'", rig->names[bone]);
         if (bone == child) return cli_fail(err, "bones[%d].parent: the parents form a cycle: %s", child, cycle);
         const char *next = NULL;
-        cli_error ignored;
+        cli_error ignored = {""};
         if (!parent_name(cJSON_GetArrayItem(bones, bone), "", &next, &ignored) || !next) break;
         bone = cli_rig_find_bone(rig, next);
     }

@@ -99,7 +99,7 @@ static int load_rig(const char *path, FILE *in, cli_rig *rig, cli_error *err) {
     cJSON *json = load_json(path, in, err);
     if (!json) return 0;
     const cJSON *rig_json = cJSON_IsObject(json) && jr_get(json, "rig") ? jr_get(json, "rig") : json;
-    cli_error rig_err;
+    cli_error rig_err = {""};
     int ok = cli_rig_read(rig_json, rig, &rig_err);
     if (!ok) cli_fail(err, "%s: %s", path, rig_err.message);
     cJSON_Delete(json);
@@ -107,7 +107,7 @@ static int load_rig(const char *path, FILE *in, cli_rig *rig, cli_error *err) {
 }
 
 static int run_one(const cli_args *args, const cli_rig *shared_rig, FILE *in, FILE *out, FILE *err) {
-    cli_error error;
+    cli_error error = {""};
     cJSON *json = load_json(args->file, in, &error);
     cJSON *result = NULL;
     if (json)
@@ -121,7 +121,7 @@ static int run_one(const cli_args *args, const cli_rig *shared_rig, FILE *in, FI
 }
 
 static int run_lines(const cli_args *args, const cli_rig *shared_rig, FILE *in, FILE *out, FILE *err) {
-    cli_error error;
+    cli_error error = {""};
     int opened;
     FILE *lines = cli_open_input(args->file, in, &opened, &error);
     if (!lines) {
@@ -135,7 +135,7 @@ static int run_lines(const cli_args *args, const cli_rig *shared_rig, FILE *in, 
 
 static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
     cli_rig rig;
-    cli_error error;
+    cli_error error = {""};
     if (args->rig_file && !load_rig(args->rig_file, in, &rig, &error)) {
         cli_print_error(out, err, 0, error.message);
         return REACH_CLI_EXIT_FAILED;

@@ -18,15 +18,12 @@ char *json_quotes(const char *input) {
     return copy;
 }
 
-cli_run run_cli(const char *input, ...) {
+cli_run run_cli_args(const char *input, const char *const *args) {
     char *argv[16];
     int argc = 0;
     argv[argc++] = (char *)"reach";
-    va_list args;
-    va_start(args, input);
-    for (char *arg; (arg = va_arg(args, char *)) != NULL && argc < 15;)
-        argv[argc++] = arg;
-    va_end(args);
+    for (; *args && argc < 15; args++)
+        argv[argc++] = (char *)*args;
     argv[argc] = NULL;
 
     FILE *in = tmpfile();

@@ -19,9 +19,12 @@ typedef struct cli_run {
     cJSON *json; /* the first output line, parsed (NULL if it is not JSON) */
 } cli_run;
 
-/* Runs `reach ARGS...` (NULL-terminated) with input as standard input. Requests in tests are
- * written with ' for " to keep them readable; input has every ' turned into ". */
-cli_run run_cli(const char *input, ...);
+/* Runs `reach ARGS...` (args NULL-terminated) with input as standard input (NULL: empty).
+ * Requests in tests are written with ' for " to keep them readable; input has every ' turned
+ * into ". run_cli(input, "solve", "-", NULL) passes the arguments as an array, so the NULL
+ * that ends them is a pointer, not a variadic argument of unknown type. */
+cli_run run_cli_args(const char *input, const char *const *args);
+#define run_cli(input, ...) run_cli_args(input, (const char *const[]){__VA_ARGS__})
 void cli_run_free(cli_run *run);
 
 /* input with ' turned into " (caller frees). */
