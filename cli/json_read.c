@@ -62,9 +62,8 @@ int jr_number(const cJSON *item, const char *path, reach_real *out, cli_error *e
     return 1;
 }
 
-/* Reads an array of exactly min_count..max_count finite numbers into values. */
-static int number_array(const cJSON *item, const char *path, int min_count, int max_count, const char *what,
-                        reach_real *values, int *count, cli_error *err) {
+int jr_numbers(const cJSON *item, const char *path, int min_count, int max_count, const char *what, reach_real *values,
+               int *count, cli_error *err) {
     int n = cJSON_IsArray(item) ? cJSON_GetArraySize(item) : -1;
     if (n < min_count || n > max_count)
         return cli_fail(err, "%s: expected %s, got %s", path, what,
@@ -82,7 +81,7 @@ static int number_array(const cJSON *item, const char *path, int min_count, int 
 int jr_vec3(const cJSON *item, const char *path, reach_vec3 *out, cli_error *err) {
     reach_real v[3] = {0, 0, 0};
     int n;
-    if (!number_array(item, path, 2, 3, "[x, y, z] or [x, y]", v, &n, err)) return 0;
+    if (!jr_numbers(item, path, 2, 3, "[x, y, z] or [x, y]", v, &n, err)) return 0;
     *out = reach_vec3_make(v[0], v[1], v[2]);
     return 1;
 }
@@ -90,7 +89,7 @@ int jr_vec3(const cJSON *item, const char *path, reach_vec3 *out, cli_error *err
 int jr_quat(const cJSON *item, const char *path, reach_quat *out, cli_error *err) {
     reach_real v[4];
     int n;
-    if (!number_array(item, path, 4, 4, "a quaternion [x, y, z, w]", v, &n, err)) return 0;
+    if (!jr_numbers(item, path, 4, 4, "a quaternion [x, y, z, w]", v, &n, err)) return 0;
     reach_quat q = reach_quat_make(v[0], v[1], v[2], v[3]);
     /* Only all-zero has no direction: tiny quaternions normalise safely (scaled first). */
     if (v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0) return cli_fail(err, "%s: quaternion has length zero", path);

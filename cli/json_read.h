@@ -36,6 +36,10 @@ int jr_check_fields(const cJSON *obj, const char *path, const char *const *allow
 
 /* Item-level reads. */
 int jr_number(const cJSON *item, const char *path, reach_real *out, cli_error *err);
+/* An array of min_count to max_count finite numbers into values (what describes it in the
+ * message, e.g. "[min, max]"); *count receives how many. */
+int jr_numbers(const cJSON *item, const char *path, int min_count, int max_count, const char *what, reach_real *values,
+               int *count, cli_error *err);
 /* [x, y, z], or [x, y] read as z = 0. */
 int jr_vec3(const cJSON *item, const char *path, reach_vec3 *out, cli_error *err);
 /* [x, y, z, w], normalised; zero length is an error. */

@@ -67,15 +67,9 @@ static int read_cone(const cJSON *json, const char *path, reach_joint *out, cli_
     }
     char twist_path[CLI_PATH_SIZE];
     reach_real range[2];
+    int count;
     jr_key_path(twist_path, sizeof twist_path, path, "twist");
-    if (!cJSON_IsArray(twist) || cJSON_GetArraySize(twist) != 2)
-        return cli_fail(err, "%s: expected [min, max], got %s", twist_path,
-                        cJSON_IsArray(twist) ? "an array of another length" : jr_type_name(twist));
-    for (int i = 0; i < 2; i++) {
-        char bound_path[CLI_PATH_SIZE];
-        jr_index_path(bound_path, sizeof bound_path, twist_path, i);
-        if (!jr_number(cJSON_GetArrayItem(twist, i), bound_path, &range[i], err)) return 0;
-    }
+    if (!jr_numbers(twist, twist_path, 2, 2, "[min, max]", range, &count, err)) return 0;
     if (range[0] > range[1] || range[0] < -REACH_PI || range[1] > REACH_PI)
         return cli_fail(err, "%s: expected min <= max within [-pi, pi] radians", twist_path);
     *out = reach_joint_cone_twist(axis, angle, range[0], range[1]);

@@ -202,6 +202,12 @@ static void bad_joints(void **state) {
                                 ",{'name':'knee','parent':'hip','joint':{'type':'fixed','axis':[0,1,0]}}"
                                 "," ANKLE "]}"),
                        "bones[1].joint: unknown field 'axis'");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP ",{'name':'knee','parent':'hip','joint':{'type':'cone','axis':[0,1,0],"
+                                "'angle':1,'twist':[1,-1]}}," ANKLE "]}"),
+                       "bones[1].joint.twist: expected min <= max within [-pi, pi] radians");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP ",{'name':'knee','parent':'hip','joint':{'type':'cone','axis':[0,1,0],"
+                                "'angle':1,'twist':'none'}}," ANKLE "]}"),
+                       "bones[1].joint.twist: expected [min, max], got a string");
 }
 
 static void bad_joint_values(void **state) {

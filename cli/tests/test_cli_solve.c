@@ -193,14 +193,17 @@ static void limited_joints_warn_and_values_pass_through(void **state) {
     const char *request =
         "{'rig':{'bones':[{'name':'hip','position':[0,1,0]},{'name':'knee','parent':'hip','position':[0,"
         "-0.45,0],'joint':{'type':'hinge','axis':[1,0,0],'min':-2.5,'max':0}},{'name':'ankle','parent':"
-        "'knee','position':[0,-0.42,0]},{'name':'toe','parent':'ankle','position':[0,0,0.1],'joint':{"
+        "'knee','position':[0,-0.42,0],'joint':{'type':'cone','axis':[0,-1,0],'angle':0.8,'twist':[-0.5,0.5]}},"
+        "{'name':'toe','parent':'ankle','position':[0,0,0.1],'joint':{"
         "'type':'hinge','axis':[1,0,0],'min':-1,'max':1}}]},'solver':{'type':'two_bone'},"
         "'targets':[{'bone':'ankle','position':[0,0.4,0.3]}],'joints':[-0.5,0.25]}";
     cli_run run = run_cli(request, "solve", "-", NULL);
     assert_int_equal(run.status, 0);
     const cJSON *warnings = json_at(run.json, "warnings");
-    assert_int_equal(cJSON_GetArraySize(warnings), 1);
+    /* The limb's knee and ankle; the toe is not part of the limb. */
+    assert_int_equal(cJSON_GetArraySize(warnings), 2);
     assert_non_null(strstr(cJSON_GetArrayItem(warnings, 0)->valuestring, "bone 'knee': its hinge joint"));
+    assert_non_null(strstr(cJSON_GetArrayItem(warnings, 1)->valuestring, "bone 'ankle': its cone joint"));
     assert_int_equal(cJSON_GetArraySize(json_at(run.json, "joints")), 2);
     assert_true(fabs(json_number(run.json, "joints[1]") - 0.25) < 1e-12);
     static const int parents[4] = {-1, 0, 1, 2};
