@@ -126,8 +126,6 @@ void cli_request_free(cli_request *request) {
     memset(request, 0, sizeof *request);
 }
 
-static const char *joint_type_name(reach_joint_type type) { return type == REACH_JOINT_HINGE ? "hinge" : "prismatic"; }
-
 /* Checks each value against its joint's limits, naming the bone, before the library sets them. */
 static int check_joint_values(const cli_rig *rig, const reach_real *values, cli_error *err) {
     int n = 0;
@@ -136,7 +134,7 @@ static int check_joint_values(const cli_rig *rig, const reach_real *values, cli_
         if (!reach_joint_has_value(joint->type)) continue;
         if (values[n] < joint->min || values[n] > joint->max)
             return cli_fail(err, "joints[%d]: %g is outside the limits [%g, %g] of bone '%s' (%s)", n, values[n],
-                            joint->min, joint->max, rig->names[bone], joint_type_name(joint->type));
+                            joint->min, joint->max, rig->names[bone], cli_joint_type_name(joint->type));
         n++;
     }
     return 1;

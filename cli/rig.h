@@ -36,5 +36,7 @@ int cli_rig_validate(const cli_rig *rig, cli_error *err);
 int cli_rig_read_bones(const cJSON *bones, cli_rig *rig, cli_error *err);
 /* A bone's "joint" object (path names it in messages). */
 int cli_joint_read(const cJSON *json, const char *path, reach_joint *out, cli_error *err);
+/* "hinge", "cone", ... as the rig writes it. */
+const char *cli_joint_type_name(reach_joint_type type);
 
 #endif

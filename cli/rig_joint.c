@@ -78,6 +78,7 @@ static int read_cone(const cJSON *json, const char *path, reach_joint *out, cli_
 
 typedef struct joint_kind {
     const char *name;
+    reach_joint_type type;
     const char *const *fields;
     int (*read)(const cJSON *json, const char *path, reach_joint *out, cli_error *err);
 } joint_kind;
@@ -87,9 +88,11 @@ static const char *const ranged_fields[] = {"type", "axis", "min", "max", NULL};
 static const char *const cone_fields[] = {"type", "axis", "angle", "twist", NULL};
 
 static const joint_kind joint_kinds[] = {
-    {"ball", plain_fields, read_ball},   {"hinge", ranged_fields, read_hinge},
-    {"cone", cone_fields, read_cone},    {"prismatic", ranged_fields, read_prismatic},
-    {"fixed", plain_fields, read_fixed},
+    {"ball", REACH_JOINT_BALL, plain_fields, read_ball},
+    {"hinge", REACH_JOINT_HINGE, ranged_fields, read_hinge},
+    {"cone", REACH_JOINT_CONE, cone_fields, read_cone},
+    {"prismatic", REACH_JOINT_PRISMATIC, ranged_fields, read_prismatic},
+    {"fixed", REACH_JOINT_FIXED, plain_fields, read_fixed},
 };
 
 int cli_joint_read(const cJSON *json, const char *path, reach_joint *out, cli_error *err) {
@@ -101,4 +104,10 @@ int cli_joint_read(const cJSON *json, const char *path, reach_joint *out, cli_er
     }
     return cli_fail(err, "%s.type: unknown joint type '%s' (expected ball, hinge, cone, prismatic or fixed)", path,
                     type);
+}
+
+const char *cli_joint_type_name(reach_joint_type type) {
+    for (size_t k = 0; k < sizeof joint_kinds / sizeof joint_kinds[0]; k++)
+        if (joint_kinds[k].type == type) return joint_kinds[k].name;
+    return "unknown";
 }

@@ -10,17 +10,6 @@
 #include "solvers.h"
 #include "reach/two_bone.h"
 
-static const char *joint_name(reach_joint_type type) {
-    switch (type) {
-    case REACH_JOINT_HINGE: return "hinge";
-    case REACH_JOINT_CONE: return "cone";
-    case REACH_JOINT_PRISMATIC: return "prismatic";
-    case REACH_JOINT_FIXED: return "fixed";
-    case REACH_JOINT_BALL: break;
-    }
-    return "ball";
-}
-
 static int read_options(const cli_request *request, reach_two_bone_options *options, cli_error *err) {
     const cJSON *solver = request->solver_json;
     *options = reach_two_bone_default_options();
@@ -78,7 +67,7 @@ static void warn_unenforced_joints(const cli_rig *rig, const int chain[3], cJSON
         if (type == REACH_JOINT_BALL) continue;
         char text[CLI_MESSAGE_SIZE];
         snprintf(text, sizeof text, "bone '%s': its %s joint is not applied by the analytic two_bone solver",
-                 rig->names[chain[k]], joint_name(type));
+                 rig->names[chain[k]], cli_joint_type_name(type));
         cJSON_AddItemToArray(warnings, cJSON_CreateString(text));
     }
 }
