@@ -1,10 +1,12 @@
 // The WebAssembly module in node, through the page's own wrapper (js/reach.js): the library as
 // compiled for the browser (wasi-libc's libm, SIMD code generation) and the C layer around it
-// keep the promises of include/reach/two_bone.h and walker.h, and bad input changes nothing.
+// keep the promises of include/reach/two_bone.h, fabrik.h, ccd.h and walker.h, and bad input
+// changes nothing.
 import { check, expect, expectNear } from './harness.mjs';
 import { cross, dot, loadModule, norm, random, sub, total, unit } from './support.mjs';
 
 const CASES = 2000;
+const ITERATIVE_CASES = 300;
 
 // The library's float tolerance for "reached" is 1e-4 × chain length; the checks use the same.
 const tolerance = (lengths) => 1e-4 * total(lengths);
@@ -34,6 +36,15 @@ function expectEndPlaced(outcome, target, lengths, what) {
   }
   if (Math.abs(d - placed) > 10 * eps) expect(!outcome.reached, `${what}: out of range but reported reached`);
   else if (d > Math.abs(l1 - l2) + 10 * eps && d < l1 + l2 - 10 * eps) expect(outcome.reached, `${what}: not reached`);
+}
+
+// The angle between neighbouring bones stays within the limit at every joint past the root.
+function expectBendsWithin(joints, limit, what) {
+  for (let i = 1; i < joints.length - 1; i++) {
+    const cosine = dot(unit(sub(joints[i], joints[i - 1])), unit(sub(joints[i + 1], joints[i])));
+    const bend = Math.acos(Math.min(1, Math.max(-1, cosine)));
+    expect(bend <= limit + 1e-3, `${what}: joint ${i} bends ${bend} past ${limit}`);
+  }
 }
 
 // How far the mid joint stands off the root→end line, relative to the chain: below this the
@@ -249,5 +260,55 @@ export async function moduleChecks() {
       expect(e.reach_wasm_walker_start(legs, dims) !== 0, `start(${legs}, ${dims}) was accepted`);
     }
     expect(JSON.stringify(reach.walkerOutcome(0)) === before, 'a refused call changed the walker');
+  });
+
+  await check('module, FABRIK and CCD: seeded random chains keep bones and limits, and reach what they can', () => {
+    const reach = loadModule();
+    const next = random(99);
+    for (const entry of ['reach_wasm_fabrik', 'reach_wasm_ccd']) {
+      for (const dims of [2, 3]) {
+        for (let k = 0; k < ITERATIVE_CASES; k++) {
+          const lengths = Array.from({ length: 2 + Math.floor(next() * 5) }, () => 0.2 + 1.3 * next());
+          const limited = next() < 0.5;
+          const limit = limited ? 0.3 + (Math.PI - 0.3) * next() : Math.PI;
+          const target = randomPoint(next, 1.2 * total(lengths), dims);
+          expect(reach.resetChain(lengths) === 0, 'reset');
+          const status = reach.exports[entry](target[0], target[1], target[2], dims, limit, 64);
+          const outcome = reach.outcome(status);
+          const what = `${entry} ${dims}-D case ${k} (lengths ${lengths}, limit ${limit}, target ${target})`;
+          expect(status === 0, `${what}: ${outcome.statusText}`);
+          expectFinite(outcome.pose, what);
+          expectLengths(outcome.pose, lengths, what);
+          if (dims === 2) expect(outcome.pose.every((p) => p[2] === 0), `${what}: left the plane`);
+          const left = norm(sub(target, outcome.pose[lengths.length]));
+          expectNear(outcome.residual, left, tolerance(lengths), `${what}: residual`);
+          expectBendsWithin(outcome.pose, limit, what);
+          const d = norm(target);
+          const inner = Math.max(0, 2 * Math.max(...lengths) - total(lengths));
+          // CCD creeps toward targets near full stretch, so it is held to less of the range.
+          const surely = entry === 'reach_wasm_ccd' ? 0.8 : 0.95;
+          if (!limited && d > inner + 0.05 * total(lengths) && d < surely * total(lengths)) {
+            expect(outcome.reached, `${what}: reachable but left ${outcome.residual} after ${outcome.iterations}`);
+          }
+          if (d > total(lengths)) expect(!outcome.reached, `${what}: out of reach but reported reached`);
+        }
+      }
+    }
+  });
+
+  await check('module, FABRIK and CCD: bad settings and targets are refused and change nothing', () => {
+    const reach = loadModule();
+    for (const entry of ['reach_wasm_fabrik', 'reach_wasm_ccd']) {
+      reach.resetChain([0.5, 0.5, 0.5]);
+      expect(reach.exports[entry](0.5, 0.8, 0, 2, Math.PI, 64) === 0, `${entry}: the first solve`);
+      const before = JSON.stringify(reach.outcome(0));
+      const refused = [
+        [NaN, 0, 0, 2, 1, 64], [0, Infinity, 0, 3, 1, 64], [0, 1, NaN, 3, 1, 64], [0, 1, 0, 4, 1, 64],
+        [0, 1, 0, 1, 1, 64], [0, 1, 0, 2, 0, 64], [0, 1, 0, 2, -1, 64], [0, 1, 0, 2, 4, 64],
+        [0, 1, 0, 2, NaN, 64], [0, 1, 0, 2, 1, 0], [0, 1, 0, 2, 1, -5],
+      ];
+      for (const args of refused) expect(reach.exports[entry](...args) !== 0, `${entry}(${args}) was accepted`);
+      expect(JSON.stringify(reach.outcome(0)) === before, `${entry}: a refused call changed the rig or report`);
+    }
   });
 }

@@ -56,12 +56,20 @@ export async function playgroundChecks() {
   } finally {
     await session.close();
   }
-  const shots = ['2d', '3d', 'walker'].map((name) => `playground-${name}.png`).join(', ');
+  const shots = ['2d', '3d', 'fabrik', 'walker'].map((name) => `playground-${name}.png`).join(', ');
   console.log(`screenshots in ${path.relative(REPO, OUT)}: ${shots}`);
 }
 
 async function workThePage({ page, problems }) {
   const state = () => page.evaluate(() => window.reachState);
+
+  // A slider set as a user would leave it, with the input event the page listens to.
+  async function setRange(selector, value) {
+    await page.locator(selector).evaluate((input, v) => {
+      input.value = String(v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, value);
+  }
 
   async function drag(from, to, steps = 12) {
     await page.mouse.move(from[0], from[1]);
@@ -238,7 +246,13 @@ async function workThePage({ page, problems }) {
       await page.selectOption('#solver', id);
       let s = await state();
       expect(s.solver === id, `could not choose ${id}`);
-      expect(s.reached, `${id} starts out of reach of ${s.target}`);
+      // In 2-D, first to a point well inside the reach; each 3-D solver follows its 2-D sibling
+      // (the menu's order) and so starts from that point, in the plane z = 0.
+      if (s.dims === 2) {
+        await drag(s.screen.target, pixelOf(s, [0.5 * total(s.lengths), 0.3 * total(s.lengths)]));
+        s = await state();
+      }
+      expect(s.reached, `${id} starts out of reach of ${s.target}: residual ${s.residual}`);
       const lengths = s.lengths;
       // 20 pixels along the root→target line on screen, toward the middle of the reach range, at
       // the same depth: the target stays within reach.
@@ -253,6 +267,40 @@ async function workThePage({ page, problems }) {
       expectReached(s);
       expectLengthsKept(s, lengths);
     }
+  });
+
+  await check('FABRIK and CCD: more bones, a bend limit that holds, an iteration cap', async () => {
+    await page.selectOption('#solver', 'fabrik-2d');
+    await page.focus('#bone-count');
+    await page.keyboard.press('ArrowRight');
+    let s = await state();
+    expect(s.lengths.length === 5 && s.joints.length === 6, `${s.lengths.length} bones`);
+    expect((await page.$$('#bones input[type=number]')).length === 5, 'no row for the new bone');
+    const lengths = s.lengths;
+    await setRange('#limit', 30);
+    const limit = (30 * Math.PI) / 180;
+    for (const id of ['fabrik-2d', 'ccd-2d', 'ccd-3d', 'fabrik-3d']) {
+      await page.selectOption('#solver', id);
+      s = await state();
+      expectNear(s.limit, limit, 1e-9, `${id}: limit`);
+      const [x, y] = s.screen.joints[0];
+      // Across the chain's own reach circle: a curl its limits cannot make, so they must hold.
+      await drag(s.screen.target, [x - 0.2 * s.view.scale, y - 0.6 * s.view.scale]);
+      s = await state();
+      expectLengthsKept(s, lengths);
+      for (let i = 1; i < s.joints.length - 1; i++) {
+        const cosine = dot(unit(sub(s.joints[i], s.joints[i - 1])), unit(sub(s.joints[i + 1], s.joints[i])));
+        expect(Math.acos(Math.min(1, cosine)) <= limit + 1e-3, `${id}: joint ${i} bends past 30°`);
+      }
+    }
+    await setRange('#limit', 180);
+    await setRange('#iteration-cap', 1);
+    s = await state();
+    await drag(s.screen.target, [s.screen.target[0] + 80, s.screen.target[1] + 60]);
+    s = await state();
+    expect(s.maxIterations === 1 && s.iterations <= 1, `${s.iterations} iterations under a cap of 1`);
+    await setRange('#iteration-cap', 64);
+    await page.screenshot({ path: path.join(OUT, 'playground-fabrik.png') });
   });
 
   await check('the walker walks toward the pointer', async () => {

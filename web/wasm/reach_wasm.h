@@ -59,6 +59,14 @@ int REACH_WASM_EXPORT(reach_wasm_two_bone_3d)(reach_real target_x, reach_real ta
                                               reach_real pole_x, reach_real pole_y, reach_real pole_z,
                                               reach_real soft_distance);
 
+/* Iterative solvers on the whole chain, in 2 dimensions (the z = 0 plane: every joint a hinge
+ * about z) or 3 (the root a ball joint, the others cones). limit is the largest bend between
+ * neighbouring bones, in (0, pi] rad (pi: no limit); max_iterations caps the solver's sweeps. */
+int REACH_WASM_EXPORT(reach_wasm_fabrik)(reach_real target_x, reach_real target_y, reach_real target_z, int dimensions,
+                                         reach_real limit, int max_iterations);
+int REACH_WASM_EXPORT(reach_wasm_ccd)(reach_real target_x, reach_real target_y, reach_real target_z, int dimensions,
+                                      reach_real limit, int max_iterations);
+
 /* ---- the walker: a creature that walks toward a goal ------------------------------------- */
 
 /* A standard creature (include/reach/walker.h) of leg_count legs, standing at the origin facing

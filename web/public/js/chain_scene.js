@@ -1,8 +1,8 @@
-// The IK chain scene: a chain solver, a target and a pole, bone lengths and soft IK.
+// The IK chain scene: a chain solver, a target (and a pole), the bones, soft IK, bend limits
+// and the iteration cap, as far as the solver takes them.
 import { drawChainScene } from './draw.js';
 import { LENGTH_RANGE } from './panel.js';
 
-const DEFAULT_LENGTHS = [1.0, 0.8];
 const VIEW_3D = { yaw: -0.55, pitch: 0.42 };
 
 const sub = (a, b) => a.map((v, i) => v - b[i]);
@@ -17,8 +17,11 @@ function formatNumber(value) {
 export class ChainScene {
   constructor(app) {
     this.app = app;
-    this.lengths = DEFAULT_LENGTHS.slice();
+    this.solver = null;
+    this.lengths = [];
     this.soft = { enabled: false, distance: 0.2 };
+    this.limit = Math.PI; // the largest bend between neighbouring bones, rad
+    this.maxIterations = 64;
     this.outcome = null;
   }
 
@@ -28,16 +31,20 @@ export class ChainScene {
     // A 2-D solver works in the z = 0 plane: bring the handles back into it.
     if (flat) for (const point of [app.target, app.pole]) point[2] = 0;
     app.view.setAngles(flat ? 0 : VIEW_3D.yaw, flat ? 0 : VIEW_3D.pitch);
-    if (this.lengths.length !== solver.bones) this.lengths = DEFAULT_LENGTHS.slice(0, solver.bones);
+    // The chain carries over between solvers that take the same bones (2-D and 3-D siblings).
+    const sameBones = this.solver && JSON.stringify(this.solver.bones) === JSON.stringify(solver.bones);
+    if (!sameBones) this.lengths = solver.defaultLengths.slice();
     this.solver = solver;
     // A fresh chain, so a 3-D pose never reaches a 2-D solver.
     app.reach.resetChain(this.lengths);
-    app.panel.showChain(this.lengths, this.soft);
+    const { lengths, soft, limit, maxIterations } = this;
+    app.panel.showChain({ lengths, bones: solver.bones, soft, limit, maxIterations });
     this.solve();
   }
 
   handles() {
-    return { target: this.app.target, pole: this.app.pole };
+    const { target, pole } = this.app;
+    return this.solver.usesPole ? { target, pole } : { target };
   }
 
   goalMoved() {
@@ -46,7 +53,13 @@ export class ChainScene {
 
   solve() {
     const { app, soft } = this;
-    const goal = { target: app.target, pole: app.pole, softDistance: soft.enabled ? soft.distance : 0 };
+    const goal = {
+      target: app.target,
+      pole: app.pole,
+      softDistance: soft.enabled ? soft.distance : 0,
+      limit: this.limit,
+      maxIterations: this.maxIterations,
+    };
     this.outcome = this.solver.solve(app.reach, goal);
     app.requestRender();
   }
@@ -62,6 +75,28 @@ export class ChainScene {
     this.app.resize();
     this.solve();
     return '';
+  }
+
+  // A longer chain grows by bones as long as its last one; a new chain starts straight.
+  setBoneCount(count) {
+    const { min, max } = this.solver.bones;
+    if (!(count >= min && count <= max) || count === this.lengths.length) return;
+    while (this.lengths.length < count) this.lengths.push(this.lengths[this.lengths.length - 1]);
+    this.lengths.length = count;
+    this.app.reach.resetChain(this.lengths);
+    this.app.panel.showBones(this.lengths);
+    this.app.resize();
+    this.solve();
+  }
+
+  setLimit(radians) {
+    this.limit = Math.min(Math.max(radians, 1e-3), Math.PI);
+    this.solve();
+  }
+
+  setIterationCap(count) {
+    this.maxIterations = count;
+    this.solve();
   }
 
   setSoft(enabled, distance) {
@@ -88,9 +123,10 @@ export class ChainScene {
       joints: outcome.pose,
       alternative: outcome.alternative,
       target: app.target,
-      pole: app.pole,
+      pole: this.solver.usesPole ? app.pole : null,
       lengths: this.lengths,
       softDistance: soft.enabled ? soft.distance : 0,
+      limit: this.solver.limits ? this.limit : Math.PI,
       reached: outcome.reached,
     });
   }
@@ -115,6 +151,8 @@ export class ChainScene {
     return {
       closedForm: this.solver.closedForm,
       lengths: this.app.reach.boneLengths(),
+      limit: this.limit,
+      maxIterations: this.maxIterations,
       softIK: { ...this.soft },
       pole: this.app.pole.slice(),
       joints: outcome.pose,

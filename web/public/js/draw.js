@@ -13,6 +13,7 @@ export const PALETTE = {
   target: '#f76707',
   pole: '#6741d9',
   miss: '#e03131',
+  limit: 'rgba(47, 158, 68, 0.14)',
   text: '#475569',
   axes: ['#e03131', '#2f9e44', '#1c7ed6'],
 };
@@ -31,19 +32,21 @@ export function clear(ctx) {
   return { width, height };
 }
 
-// scene: { dims, joints, alternative, target, pole, lengths, softDistance, reached }
+// scene: { dims, joints, alternative, target, pole (null: none), lengths, softDistance,
+//          limit (rad; pi: none), reached }
 export function drawChainScene(ctx, view, scene) {
   const { width, height } = clear(ctx);
   if (scene.dims === 3) drawGround(ctx, view, scene.lengths);
   else drawPlaneGrid(ctx, view, width, height);
   drawReach(ctx, view, scene);
   if (scene.dims === 3) drawDropLines(ctx, view, scene);
+  if (scene.dims === 2 && scene.limit < Math.PI) drawLimits(ctx, view, scene.joints, scene.limit);
   if (scene.alternative) drawGhost(ctx, view, scene);
-  drawPoleGuide(ctx, view, scene);
+  if (scene.pole) drawPoleGuide(ctx, view, scene);
   drawMiss(ctx, view, scene);
   drawChain(ctx, view, scene.joints);
   drawTarget(ctx, view, scene.target);
-  drawPole(ctx, view, scene.pole);
+  if (scene.pole) drawPole(ctx, view, scene.pole);
   if (scene.dims === 3) drawAxesGizmo(ctx, view, height);
 }
 
@@ -129,7 +132,7 @@ function drawDropLines(ctx, view, scene) {
   const { y } = floorSize(scene.lengths);
   const points = [
     [scene.target, PALETTE.target],
-    [scene.pole, PALETTE.pole],
+    ...(scene.pole ? [[scene.pole, PALETTE.pole]] : []),
     ...scene.joints.slice(1).map((joint) => [joint, PALETTE.reach]),
   ];
   ctx.lineWidth = 1;
@@ -145,6 +148,23 @@ function drawDropLines(ctx, view, scene) {
     ctx.globalAlpha = 1;
   }
   ctx.setLineDash([]);
+}
+
+// 2-D: at each joint past the root, the wedge its bone may point into: ±limit about the
+// direction of the bone before it.
+function drawLimits(ctx, view, joints, limit) {
+  const radius = 0.7 * Math.min(...joints.slice(1).map((p, i) => Math.hypot(p[0] - joints[i][0], p[1] - joints[i][1])));
+  ctx.fillStyle = PALETTE.limit;
+  for (let i = 1; i < joints.length - 1; i++) {
+    const [x, y] = view.project(joints[i]);
+    // Canvas angles run clockwise, world angles counter-clockwise.
+    const along = -Math.atan2(joints[i][1] - joints[i - 1][1], joints[i][0] - joints[i - 1][0]);
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.arc(x, y, radius * view.scale, along - limit, along + limit);
+    ctx.closePath();
+    ctx.fill();
+  }
 }
 
 // The other solution: the same chain with the mid joint mirrored across the root→end line.

@@ -116,7 +116,10 @@ async function start() {
   const sceneOf = () => app.scene;
   app.panel = new Panel(app.solvers, {
     chooseSolver,
+    setBoneCount: (count) => sceneOf().setBoneCount(count),
     setBoneLength: (bone, length) => sceneOf().setBoneLength(bone, length),
+    setLimit: (radians) => sceneOf().setLimit(radians),
+    setIterationCap: (count) => sceneOf().setIterationCap(count),
     setSoft: (enabled, distance) => sceneOf().setSoft(enabled, distance),
     setLegCount: (count) => sceneOf().setLegCount(count),
     setSpeed: (speed) => sceneOf().setSpeed(speed),

@@ -7,14 +7,17 @@ export const LENGTH_RANGE = { min: 0.1, max: 3, step: 0.01 };
 const $ = (id) => document.getElementById(id);
 
 const HINTS = {
-  chain2: 'Drag the target or the pole · click anywhere to move the target there',
-  chain3: 'Drag the target or the pole in the plane facing you · drag empty space to turn the view',
+  pole2: 'Drag the target or the pole · click anywhere to move the target there',
+  pole3: 'Drag the target or the pole in the plane facing you · drag empty space to turn the view',
+  chain2: 'Drag the target · click anywhere to move it there',
+  chain3: 'Drag the target in the plane facing you · drag empty space to turn the view',
   walker: 'Move the pointer over the canvas (or drag) and the creature walks toward it',
 };
 
 export class Panel {
-  // handlers: chooseSolver(id), setBoneLength(bone, length) → error text or '',
-  // setSoft(on, distance), setLegCount(count) → error text or '', setSpeed(speed)
+  // handlers: chooseSolver(id), setBoneCount(count), setBoneLength(bone, length) → error text
+  // or '', setSoft(on, distance), setLimit(radians), setIterationCap(count),
+  // setLegCount(count) → error text or '', setSpeed(speed)
   constructor(solvers, handlers) {
     this.handlers = handlers;
     const select = $('solver');
@@ -29,6 +32,19 @@ export class Panel {
     };
     soft.addEventListener('change', softChanged);
     distance.addEventListener('input', softChanged);
+
+    $('bone-count').addEventListener('input', () => {
+      $('bone-count-value').value = $('bone-count').value;
+      handlers.setBoneCount(Number($('bone-count').value));
+    });
+    $('limit').addEventListener('input', () => {
+      this.showLimit(Number($('limit').value));
+      handlers.setLimit((Number($('limit').value) * Math.PI) / 180);
+    });
+    $('iteration-cap').addEventListener('input', () => {
+      $('iteration-cap-value').value = $('iteration-cap').value;
+      handlers.setIterationCap(Number($('iteration-cap').value));
+    });
 
     $('legs').addEventListener('change', () => {
       const error = handlers.setLegCount(Number($('legs').value));
@@ -45,14 +61,24 @@ export class Panel {
     $('solver-summary').textContent = solver.summary;
     const walker = solver.kind === 'walker';
     $('chain-section').hidden = walker;
-    $('soft-section').hidden = walker;
+    $('soft-section').hidden = walker || !solver.softIK;
+    $('iterative-section').hidden = walker || !solver.limits;
     $('walker-section').hidden = !walker;
-    $('hint').textContent = walker ? HINTS.walker : solver.dims === 3 ? HINTS.chain3 : HINTS.chain2;
+    const hint = walker ? 'walker' : `${solver.usesPole ? 'pole' : 'chain'}${solver.dims}`;
+    $('hint').textContent = HINTS[hint];
   }
 
-  showChain(lengths, soft) {
+  // settings: { lengths, bones: { min, max }, soft, limit (rad), maxIterations }
+  showChain({ lengths, bones, soft, limit, maxIterations }) {
+    $('bone-count-row').hidden = bones.min === bones.max;
+    Object.assign($('bone-count'), { min: bones.min, max: bones.max, value: lengths.length });
+    $('bone-count-value').value = String(lengths.length);
     this.showBones(lengths);
     this.showMessage('');
+    $('limit').value = Math.round((limit * 180) / Math.PI);
+    this.showLimit(Number($('limit').value));
+    $('iteration-cap').value = maxIterations;
+    $('iteration-cap-value').value = String(maxIterations);
     $('soft').checked = soft.enabled;
     $('soft-distance').value = soft.distance;
     $('soft-distance').disabled = !soft.enabled;
@@ -93,6 +119,10 @@ export class Panel {
       slider.addEventListener('input', () => apply(slider));
       box.addEventListener('change', () => apply(box));
     });
+  }
+
+  showLimit(degrees) {
+    $('limit-value').value = degrees >= 180 ? 'free' : `±${degrees}°`;
   }
 
   showMessage(text) {

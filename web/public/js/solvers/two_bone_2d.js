@@ -6,8 +6,12 @@ export default {
     'Closed form without trigonometry: the elbow sits where the circles around the shoulder and ' +
     'the target meet. The pole picks the side; the faint elbow is the other solution.',
   dims: 2,
-  bones: 2,
+  bones: { min: 2, max: 2 },
+  defaultLengths: [1.0, 0.8],
   closedForm: true,
+  usesPole: true,
+  softIK: true,
+  limits: false,
   requires: ['reach_wasm_two_bone_2d'],
   solve(reach, { target, pole, softDistance }) {
     const status = reach.exports.reach_wasm_two_bone_2d(target[0], target[1], pole[0], pole[1], softDistance);

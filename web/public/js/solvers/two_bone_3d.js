@@ -6,8 +6,12 @@ export default {
     'Closed form in space: the knee bends in the plane of the hip, the target and the pole, ' +
     'on the pole’s side. Drag empty space to turn the view.',
   dims: 3,
-  bones: 2,
+  bones: { min: 2, max: 2 },
+  defaultLengths: [1.0, 0.8],
   closedForm: true,
+  usesPole: true,
+  softIK: true,
+  limits: false,
   requires: ['reach_wasm_two_bone_3d'],
   solve(reach, { target, pole, softDistance }) {
     const status = reach.exports.reach_wasm_two_bone_3d(
