@@ -256,7 +256,7 @@ static void test_random_driving(void **state) {
     (void)state;
     test_rng rng = test_rng_make(20240505);
     const int leg_counts[] = {8, 6, 4, 2};
-    for (int run = 0; run < 48; run++) {
+    for (int run = 0; run < 24; run++) {
         int legs = leg_counts[run % 4], dimensions = 2 + (run / 4) % 2;
         reach_walk_terrain terrain =
             reach_walk_terrain_default(dimensions == 3 ? (reach_walk_terrain_kind)(run % 3) : REACH_WALK_TERRAIN_FLAT);
