@@ -46,15 +46,15 @@ function solversInModule() {
 }
 
 export async function playgroundChecks() {
-  let session;
+  let playground;
   await check('the page starts in Chromium and loads the module', async () => {
-    session = await openPlayground();
+    playground = await openPlayground();
   });
-  if (!session) return;
+  if (!playground) return;
   try {
-    await workThePage(session);
+    await workThePage(playground);
   } finally {
-    await session.close();
+    await playground.close();
   }
   const shots = ['2d', '3d', 'fabrik', 'walker'].map((name) => `playground-${name}.png`).join(', ');
   console.log(`screenshots in ${path.relative(REPO, OUT)}: ${shots}`);

@@ -1,5 +1,5 @@
 // What the web checks share: where the build puts things, the module loaded in node, and a few
-// vector helpers for stating properties.
+// vector functions for stating properties.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

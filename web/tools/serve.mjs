@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEFAULT_ROOTS = [path.join(REPO, 'web', 'public'), path.join(REPO, 'build', 'web')];
+const DEFAULT_ROOTS = [path.join(REPO, 'web', 'public'), path.join(REPO, 'build', 'web')];
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',

@@ -2,7 +2,7 @@
 import { WalkerPainter } from './draw_walker.js';
 
 const VIEW_EXTENT = 8; // world units from the centre to the nearer canvas edge
-export const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
+const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
 
 export class WalkerScene {
   constructor(app) {
