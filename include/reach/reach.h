@@ -6,6 +6,8 @@
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
+ *   jacobian               Jacobian IK: transpose, pseudoinverse, DLS, SDLS; chains and trees
+ *   dh                     robot arms from Denavit–Hartenberg tables
  *   fabrik                 FABRIK: chains, trees of effectors, closed loops; 2-D on points
  *   ccd                    CCD: cyclic coordinate descent with the same limits and targets
  *   walker                 procedural locomotion: legs, gait groups, step rules, ground
@@ -18,6 +20,8 @@
 #include "skeleton.h"
 #include "limits.h"
 #include "solver.h"
+#include "jacobian.h"
+#include "dh.h"
 #include "fabrik.h"
 #include "ccd.h"
 #include "status.h"

@@ -1,0 +1,369 @@
+/* The Jacobian solvers' model of a solve: scratch layout, the bones and columns that move, the
+ * error at a pose and the Jacobian there; and the public queries built on them. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "jacobian_problem.h"
+
+/* ---- scratch layout --------------------------------------------------------------------- */
+
+#define SCRATCH_ALIGN _Alignof(max_align_t)
+
+typedef struct arena {
+    unsigned char *base; /* NULL while only measuring */
+    size_t used;
+} arena;
+
+static void *arena_take(arena *a, int count, size_t item) {
+    size_t at = (a->used + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
+    a->used = at + (size_t)(count > 0 ? count : 0) * item;
+    return a->base ? a->base + at : NULL;
+}
+
+/* Columns when every bone moves: the most any solve on this skeleton can have. */
+static int max_columns(const reach_skeleton *skeleton) {
+    int columns = 0;
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        reach_joint_type type = reach_skeleton_joint(skeleton, i).type;
+        columns += (type == REACH_JOINT_BALL || type == REACH_JOINT_CONE) ? 3 : reach_joint_has_value(type);
+    }
+    return columns;
+}
+
+static void carve_state(arena *a, int bones, int columns, int rows, jac_state *state) {
+    state->local = arena_take(a, bones, sizeof(reach_transform));
+    state->world = arena_take(a, bones, sizeof(reach_transform));
+    state->values = arena_take(a, columns, sizeof(reach_real));
+    state->error = arena_take(a, rows, sizeof(reach_real));
+}
+
+/* The one layout both the size query and the solve use. on_path: per-bone marks for setup. */
+static void carve(arena *a, const reach_skeleton *skeleton, int target_count, jac_problem *p, jac_workspace *ws,
+                  unsigned char **on_path) {
+    int bones = skeleton->bone_count;
+    int columns = max_columns(skeleton);
+    int rows = 6 * target_count;
+    int k = rows < columns ? rows : columns;
+    p->moving = arena_take(a, bones, sizeof(int));
+    p->first_column = arena_take(a, bones, sizeof(int));
+    p->column_bone = arena_take(a, columns, sizeof(int));
+    p->column_axis = arena_take(a, columns, sizeof(int));
+    *on_path = arena_take(a, bones, 1);
+    carve_state(a, bones, columns, rows, &ws->current);
+    carve_state(a, bones, columns, rows, &ws->trial);
+    carve_state(a, bones, columns, rows, &ws->best);
+    ws->jacobian = arena_take(a, rows * columns, sizeof(reach_real));
+    ws->u = arena_take(a, rows * k, sizeof(reach_real));
+    ws->s = arena_take(a, k, sizeof(reach_real));
+    ws->v = arena_take(a, columns * k, sizeof(reach_real));
+    ws->step = arena_take(a, columns, sizeof(reach_real));
+    ws->null_step = arena_take(a, columns, sizeof(reach_real));
+    ws->gradient = arena_take(a, columns, sizeof(reach_real));
+    ws->row_temp = arena_take(a, rows, sizeof(reach_real));
+    ws->locked = arena_take(a, columns, 1);
+}
+
+size_t reach__jac_scratch_bytes(const reach_skeleton *skeleton, int target_count) {
+    arena a = {NULL, 0};
+    jac_problem p;
+    jac_workspace ws;
+    unsigned char *on_path;
+    carve(&a, skeleton, target_count, &p, &ws, &on_path);
+    return a.used + SCRATCH_ALIGN - 1;
+}
+
+size_t reach_jacobian_scratch_size(const reach_skeleton *skeleton, int target_count) {
+    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
+    return reach__jac_scratch_bytes(skeleton, target_count);
+}
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+static reach_status check_target(const reach_skeleton *skeleton, const reach_target *t) {
+    int bones = skeleton->bone_count;
+    if (t->kind != REACH_TARGET_POSITION && t->kind != REACH_TARGET_MEET) return REACH_ERROR_INVALID_ARGUMENT;
+    if (t->bone < 0 || t->bone >= bones) return REACH_ERROR_INVALID_ARGUMENT;
+    if (t->kind == REACH_TARGET_MEET && (t->meet_bone < 0 || t->meet_bone >= bones))
+        return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_is_finite(t->weight)) return REACH_ERROR_NOT_FINITE;
+    if (!(t->weight > 0)) return REACH_ERROR_INVALID_ARGUMENT;
+    if (t->kind == REACH_TARGET_MEET) return REACH_OK;
+    if (!reach_vec3_is_finite(t->position)) return REACH_ERROR_NOT_FINITE;
+    if (t->use_orientation) {
+        if (!reach_quat_is_finite(t->orientation)) return REACH_ERROR_NOT_FINITE;
+        if (!(reach_quat_dot(t->orientation, t->orientation) > 0)) return REACH_ERROR_BAD_QUATERNION;
+    }
+    return REACH_OK;
+}
+
+reach_status reach__jac_check_pose(const reach_skeleton *skeleton, const reach_transform *pose) {
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation))
+            return REACH_ERROR_NOT_FINITE;
+        if (!(reach_quat_dot(pose[i].rotation, pose[i].rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
+    }
+    return REACH_OK;
+}
+
+/* ---- which bones move ------------------------------------------------------------------- */
+
+static int top_root(const reach_skeleton *skeleton, int bone) {
+    while (skeleton->parents[bone] >= 0)
+        bone = skeleton->parents[bone];
+    return bone;
+}
+
+/* Marks the path from effector up to the root bone; bones strictly above the effector move, the
+ * effector itself when its own joint changes what is targeted. 0 when the root is not above. */
+static int mark_path(jac_problem *p, unsigned char *on_path, int effector, int own_joint_matters) {
+    const int *parents = p->skeleton->parents;
+    on_path[effector] = 1;
+    if (own_joint_matters) p->first_column[effector] = 1;
+    int bone = effector;
+    while (bone != p->root_bone) {
+        bone = parents[bone];
+        if (bone < 0) return 0;
+        on_path[bone] = 1;
+        p->first_column[bone] = 1;
+    }
+    return 1;
+}
+
+static int is_prismatic(const reach_skeleton *skeleton, int bone) {
+    return reach_skeleton_joint(skeleton, bone).type == REACH_JOINT_PRISMATIC;
+}
+
+/* Lists the moving bones (marked in first_column) and numbers their columns. */
+static void assign_columns(jac_problem *p) {
+    const reach_skeleton *skeleton = p->skeleton;
+    p->moving_count = 0;
+    p->columns = 0;
+    for (int bone = 0; bone < skeleton->bone_count; ++bone) {
+        reach_joint_type type = reach_skeleton_joint(skeleton, bone).type;
+        int marked = p->first_column[bone] > 0;
+        p->first_column[bone] = -1;
+        if (!marked || type == REACH_JOINT_FIXED) continue;
+        p->moving[p->moving_count++] = bone;
+        p->first_column[bone] = p->columns;
+        int rotational = type == REACH_JOINT_BALL || type == REACH_JOINT_CONE;
+        for (int axis = 0; axis < (rotational ? 3 : 1); ++axis) {
+            p->column_bone[p->columns] = bone;
+            p->column_axis[p->columns] = rotational ? axis : JAC_JOINT_AXIS;
+            ++p->columns;
+        }
+    }
+}
+
+/* L: the sum of the rest translations below the root on the effectors' paths, plus the reach of
+ * the moving prismatic joints. */
+static reach_real chain_length(const jac_problem *p, const unsigned char *on_path) {
+    const reach_skeleton *skeleton = p->skeleton;
+    reach_real length = 0;
+    for (int bone = 0; bone < skeleton->bone_count; ++bone) {
+        if (!on_path[bone]) continue;
+        if (bone != p->root_bone) length += reach_vec3_length_robust(skeleton->rest[bone].translation);
+        reach_joint j = reach_skeleton_joint(skeleton, bone);
+        if (j.type == REACH_JOINT_PRISMATIC && p->first_column[bone] >= 0)
+            length += reach_max(reach_fabs(j.min), reach_fabs(j.max));
+    }
+    return length;
+}
+
+reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                              int root_bone, void *scratch, size_t scratch_size, jac_problem *p, jac_workspace *ws) {
+    REACH_CHECK_ARG(skeleton && targets && target_count >= 1 && (scratch || scratch_size == 0));
+    reach_status st = reach_skeleton_validate(skeleton, NULL);
+    if (st != REACH_OK) return st;
+    if (root_bone < -1 || root_bone >= skeleton->bone_count) return REACH_ERROR_INVALID_ARGUMENT;
+    for (int t = 0; t < target_count; ++t) {
+        st = check_target(skeleton, &targets[t]);
+        if (st != REACH_OK) return st;
+    }
+    size_t misalignment = (size_t)((uintptr_t)scratch % SCRATCH_ALIGN);
+    size_t offset = misalignment ? SCRATCH_ALIGN - misalignment : 0;
+    if (scratch_size < reach__jac_scratch_bytes(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
+
+    jac_workspace unused;
+    unsigned char *on_path;
+    arena a = {(unsigned char *)scratch + offset, 0};
+    carve(&a, skeleton, target_count, p, ws ? ws : &unused, &on_path);
+
+    p->skeleton = skeleton;
+    p->targets = targets;
+    p->target_count = target_count;
+    p->root_bone = root_bone >= 0 ? root_bone : top_root(skeleton, targets[0].bone);
+    p->rows = 0;
+    for (int bone = 0; bone < skeleton->bone_count; ++bone) {
+        on_path[bone] = 0;
+        p->first_column[bone] = 0;
+    }
+    for (int t = 0; t < target_count; ++t) {
+        const reach_target *target = &targets[t];
+        int orient = target->use_orientation != 0;
+        if (!mark_path(p, on_path, target->bone, orient || is_prismatic(skeleton, target->bone)))
+            return REACH_ERROR_BAD_CHAIN;
+        if (target->kind == REACH_TARGET_MEET &&
+            !mark_path(p, on_path, target->meet_bone, orient || is_prismatic(skeleton, target->meet_bone)))
+            return REACH_ERROR_BAD_CHAIN;
+        p->rows += orient ? 6 : 3;
+    }
+    assign_columns(p);
+    reach_real length = chain_length(p, on_path);
+    if (!reach_is_finite(length)) return REACH_ERROR_OUT_OF_RANGE;
+    p->length = length > 0 ? length : 1;
+    p->tolerance = REACH_R(1e-4) * p->length;
+    p->angle_tolerance = REACH_R(1e-4);
+    return REACH_OK;
+}
+
+/* ---- error and Jacobian ----------------------------------------------------------------- */
+
+reach_vec3 reach__jac_rotation_vector(reach_quat q) {
+    if (q.w < 0) q = reach_quat_neg(q);
+    reach_vec3 v = reach_vec3_make(q.x, q.y, q.z);
+    reach_real s = reach_vec3_length(v);
+    if (!(s > 0)) return reach_vec3_zero();
+    return reach_vec3_scale(v, 2 * reach_atan2(s, q.w) / s);
+}
+
+static reach_quat goal_rotation(const reach_target *t, const reach_transform *world) {
+    return t->kind == REACH_TARGET_MEET ? world[t->meet_bone].rotation : reach_quat_normalize_safe(t->orientation);
+}
+
+static void put3(reach_real *rows, reach_vec3 v) {
+    rows[0] = v.x;
+    rows[1] = v.y;
+    rows[2] = v.z;
+}
+
+void reach__jac_evaluate(const jac_problem *p, jac_state *state) {
+    reach_forward_kinematics(p->skeleton, state->local, state->world);
+    const reach_transform *world = state->world;
+    reach_real inverse_length = 1 / p->length;
+    int row = 0;
+    state->residual = 0;
+    state->angle_residual = 0;
+    state->reached = 1;
+    for (int t = 0; t < p->target_count; ++t) {
+        const reach_target *target = &p->targets[t];
+        reach_transform effector = world[target->bone];
+        reach_vec3 goal = target->kind == REACH_TARGET_MEET ? world[target->meet_bone].translation : target->position;
+        reach_vec3 offset = reach_vec3_sub(goal, effector.translation);
+        reach_real distance = reach_vec3_length_robust(offset);
+        state->residual = reach_max(state->residual, distance);
+        if (!(distance <= p->tolerance)) state->reached = 0;
+        put3(state->error + row, reach_vec3_scale(offset, target->weight * inverse_length));
+        row += 3;
+        if (!target->use_orientation) continue;
+        reach_quat turn = reach_quat_mul(goal_rotation(target, world), reach_quat_conjugate(effector.rotation));
+        reach_vec3 omega = reach__jac_rotation_vector(reach_quat_normalize_safe(turn));
+        reach_real angle = reach_vec3_length(omega);
+        state->angle_residual = reach_max(state->angle_residual, angle);
+        if (!(angle <= p->angle_tolerance)) state->reached = 0;
+        put3(state->error + row, reach_vec3_scale(omega, target->weight));
+        row += 3;
+    }
+    state->error_sq = 0;
+    for (int r = 0; r < row; ++r)
+        state->error_sq += state->error[r] * state->error[r];
+}
+
+typedef struct column_scales {
+    reach_real position;  /* multiplies position rows */
+    reach_real prismatic; /* multiplies prismatic columns */
+    reach_real weight;
+} column_scales;
+
+/* Adds (sign = ±1) the columns of every moving bone above and at effector to the target's rows. */
+static void add_effector_rows(const jac_problem *p, const jac_state *state, int effector, reach_real sign,
+                              int orientation, column_scales scale, reach_real *matrix, int row) {
+    const reach_skeleton *skeleton = p->skeleton;
+    const reach_transform *world = state->world;
+    reach_vec3 tip = world[effector].translation;
+    int columns = p->columns;
+    for (int bone = effector;; bone = skeleton->parents[bone]) {
+        int first = p->first_column[bone];
+        if (first >= 0) {
+            reach_joint joint = reach_skeleton_joint(skeleton, bone);
+            reach_vec3 lever = reach_vec3_sub(tip, world[bone].translation);
+            for (int c = first; c < columns && p->column_bone[c] == bone; ++c) {
+                int axis_index = p->column_axis[c];
+                reach_vec3 axis;
+                if (axis_index == JAC_JOINT_AXIS)
+                    axis = reach_quat_rotate(world[bone].rotation, reach_vec3_normalize_safe(joint.axis, joint.axis));
+                else
+                    axis = reach_vec3_make(axis_index == 0, axis_index == 1, axis_index == 2);
+                reach_vec3 linear, angular;
+                if (joint.type == REACH_JOINT_PRISMATIC) {
+                    linear = reach_vec3_scale(axis, scale.prismatic);
+                    angular = reach_vec3_zero();
+                } else {
+                    linear = reach_vec3_cross(axis, lever); /* d(tip)/dθ = a × (tip − joint) */
+                    angular = axis;
+                }
+                reach_real k = sign * scale.weight;
+                matrix[(row + 0) * columns + c] += k * scale.position * linear.x;
+                matrix[(row + 1) * columns + c] += k * scale.position * linear.y;
+                matrix[(row + 2) * columns + c] += k * scale.position * linear.z;
+                if (orientation) {
+                    matrix[(row + 3) * columns + c] += k * angular.x;
+                    matrix[(row + 4) * columns + c] += k * angular.y;
+                    matrix[(row + 5) * columns + c] += k * angular.z;
+                }
+            }
+        }
+        if (bone == p->root_bone) break;
+    }
+}
+
+void reach__jac_build(const jac_problem *p, const jac_state *state, int normalised, reach_real *matrix) {
+    for (int i = 0; i < p->rows * p->columns; ++i)
+        matrix[i] = 0;
+    int row = 0;
+    for (int t = 0; t < p->target_count; ++t) {
+        const reach_target *target = &p->targets[t];
+        column_scales scale = {1, 1, 1};
+        if (normalised) {
+            scale.position = 1 / p->length;
+            scale.prismatic = p->length;
+            scale.weight = target->weight;
+        }
+        int orientation = target->use_orientation != 0;
+        add_effector_rows(p, state, target->bone, 1, orientation, scale, matrix, row);
+        if (target->kind == REACH_TARGET_MEET)
+            add_effector_rows(p, state, target->meet_bone, -1, orientation, scale, matrix, row);
+        row += orientation ? 6 : 3;
+    }
+}
+
+/* ---- public queries --------------------------------------------------------------------- */
+
+reach_status reach_jacobian_dimensions(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                                       int root_bone, int *rows, int *columns, void *scratch, size_t scratch_size) {
+    REACH_CHECK_ARG(rows && columns);
+    jac_problem p;
+    reach_status st = reach__jac_setup(skeleton, targets, target_count, root_bone, scratch, scratch_size, &p, NULL);
+    if (st != REACH_OK) return st;
+    *rows = p.rows;
+    *columns = p.columns;
+    return REACH_OK;
+}
+
+reach_status reach_jacobian_matrix(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                                   int root_bone, const reach_transform *pose, reach_real *matrix, int *column_bones,
+                                   void *scratch, size_t scratch_size) {
+    REACH_CHECK_ARG(pose && matrix);
+    jac_problem p;
+    jac_workspace ws;
+    reach_status st = reach__jac_setup(skeleton, targets, target_count, root_bone, scratch, scratch_size, &p, &ws);
+    if (st != REACH_OK) return st;
+    st = reach__jac_check_pose(skeleton, pose);
+    if (st != REACH_OK) return st;
+    reach_forward_kinematics(skeleton, pose, ws.current.world);
+    reach__jac_build(&p, &ws.current, 0, matrix);
+    if (column_bones)
+        for (int c = 0; c < p.columns; ++c)
+            column_bones[c] = p.column_bone[c];
+    return REACH_OK;
+}

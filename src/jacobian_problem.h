@@ -1,0 +1,103 @@
+/* The Jacobian solvers' private model: which bones move, the columns they give, the scratch
+ * memory layout, the error and Jacobian at a pose, and the solver state (a pose plus the hinge and
+ * prismatic values that generate it). Shared by the jacobian_*.c files; hidden symbols. */
+#ifndef REACH_JACOBIAN_PROBLEM_H
+#define REACH_JACOBIAN_PROBLEM_H
+
+#include "reach/jacobian.h"
+
+/* A column's motion: a rotation about world axis 0, 1 or 2 (ball and cone joints), or the bone's
+ * own joint axis (hinge and prismatic). */
+#define JAC_JOINT_AXIS (-1)
+
+typedef struct jac_problem {
+    const reach_skeleton *skeleton;
+    const reach_target *targets;
+    int target_count;
+    int root_bone;
+    int rows, columns;
+    int moving_count;
+    int *moving;          /* the bones that move, in bone order */
+    int *first_column;    /* per bone: its first column, -1 when it does not move */
+    int *column_bone;     /* per column */
+    int *column_axis;     /* per column: 0..2 or JAC_JOINT_AXIS */
+    reach_real length;    /* L: what lengths are divided by (1 when the chain has none) */
+    reach_real tolerance; /* position tolerance, rig units */
+    reach_real angle_tolerance;
+} jac_problem;
+
+/* One candidate solution: the full local pose, its world transforms, and per column the joint
+ * value (hinge angle or prismatic offset; unused for ball columns). */
+typedef struct jac_state {
+    reach_transform *local;
+    reach_transform *world;
+    reach_real *values;
+    reach_real *error;   /* normalised, weighted error rows at this state */
+    reach_real error_sq; /* |error|² */
+    reach_real residual, angle_residual;
+    int reached;
+    int limited;
+} jac_state;
+
+typedef struct jac_workspace {
+    jac_state current, trial, best;
+    reach_real *jacobian; /* rows × columns, normalised and weighted */
+    reach_real *u, *s, *v;
+    reach_real *step, *null_step, *gradient, *row_temp;
+    unsigned char *locked; /* per column */
+} jac_workspace;
+
+/* Scratch bytes for a skeleton and a target count (alignment slack included). */
+size_t reach__jac_scratch_bytes(const reach_skeleton *skeleton, int target_count);
+
+/* Checks the targets and works out the moving bones, columns, rows and L into problem, whose
+ * arrays are carved from scratch (which must hold reach__jac_scratch_bytes). ws may be NULL
+ * when only the problem is wanted. */
+reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                              int root_bone, void *scratch, size_t scratch_size, jac_problem *problem,
+                              jac_workspace *ws);
+
+/* Checks that every bone's local transform is finite with a non-zero rotation. */
+reach_status reach__jac_check_pose(const reach_skeleton *skeleton, const reach_transform *pose);
+
+/* The rotation vector (axis · angle, angle in [0, π]) of a unit quaternion. */
+reach_vec3 reach__jac_rotation_vector(reach_quat q);
+
+/* Forward kinematics of state->local, then the error rows, residuals and reached flag. */
+void reach__jac_evaluate(const jac_problem *problem, jac_state *state);
+
+/* The Jacobian at state->world into matrix (rows × columns). normalised: position rows divided
+ * by L, prismatic columns multiplied by L, and rows scaled by their target's weight; otherwise
+ * rig units, unweighted. */
+void reach__jac_build(const jac_problem *problem, const jac_state *state, int normalised, reach_real *matrix);
+
+/* ---- state (jacobian_state.c) ---- */
+
+/* Reads the pose into state: joint values mapped into the limits, every moving bone projected
+ * onto its joint and limits. */
+void reach__jac_state_from_pose(const jac_problem *problem, const reach_transform *pose, jac_state *state);
+
+/* to = from moved by scale · step (normalised units, one entry per column), clamped and
+ * projected into the joint limits. from->world must be current. */
+void reach__jac_state_step(const jac_problem *problem, const jac_state *from, const reach_real *step, reach_real scale,
+                           jac_state *to);
+
+/* Random joint values inside the limits for every moving bone. */
+void reach__jac_state_randomise(const jac_problem *problem, uint64_t *rng, jac_state *state);
+
+/* Copies the pose, values and evaluation of one state into another. */
+void reach__jac_state_copy(const jac_problem *problem, const jac_state *from, jac_state *to);
+
+/* The null-space goal per column (normalised units): the change that would take each moving
+ * joint to its rest pose, hinge and prismatic rest values kept inside their limits. */
+void reach__jac_rest_direction(const jac_problem *problem, const jac_state *state, reach_real *direction);
+
+/* ---- steps (jacobian_step.c) ---- */
+
+/* The step from state for the method, with limit locking and null-space motion, bounded by
+ * REACH_JACOBIAN_MAX_STEP, into ws->step. Uses ws->jacobian (built here) and the SVD buffers.
+ * Returns 0 when no finite non-zero step exists. */
+int reach__jac_compute_step(const jac_problem *problem, const reach_solver_settings *settings, const jac_state *state,
+                            jac_workspace *ws);
+
+#endif

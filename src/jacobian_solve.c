@@ -1,0 +1,116 @@
+/* The Jacobian solve: validate, then iterate steps with a backtracking line search, restarting
+ * from random joint values when an attempt stalls, and return the best pose found. */
+#include "internal.h"
+#include "jacobian_problem.h"
+
+/* An attempt whose error has not halved over this many iterations has stalled. */
+#define STALL_WINDOW 8
+
+static reach_status check_settings(const reach_solver_settings *s) {
+    if (s->max_iterations < 0 || s->restarts < 0) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_is_finite(s->tolerance) || !reach_is_finite(s->angle_tolerance) || !reach_is_finite(s->damping))
+        return REACH_ERROR_NOT_FINITE;
+    if (s->tolerance < 0 || s->angle_tolerance < 0 || s->damping < 0) return REACH_ERROR_INVALID_ARGUMENT;
+    switch (s->jacobian_method) {
+    case REACH_JACOBIAN_TRANSPOSE:
+    case REACH_JACOBIAN_PSEUDOINVERSE:
+    case REACH_JACOBIAN_DLS:
+    case REACH_JACOBIAN_SDLS: return REACH_OK;
+    default: return REACH_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+static int better(const jac_state *a, const jac_state *b) {
+    return (a->reached && !b->reached) || (a->reached == b->reached && a->error_sq < b->error_sq);
+}
+
+/* Takes ws->step from the current state, halving it until the error drops. */
+static int take_step(const jac_problem *p, jac_workspace *ws) {
+    reach_real scale = 1;
+    for (int attempt = 0; attempt <= REACH_JACOBIAN_LINE_SEARCH; ++attempt, scale *= REACH_R(0.5)) {
+        reach__jac_state_step(p, &ws->current, ws->step, scale, &ws->trial);
+        if (better(&ws->trial, &ws->current)) {
+            jac_state taken = ws->trial;
+            ws->trial = ws->current;
+            ws->current = taken;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int pose_is_finite(const reach_transform *pose, int count) {
+    for (int i = 0; i < count; ++i)
+        if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation)) return 0;
+    return 1;
+}
+
+reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                                  const reach_solver_settings *settings, reach_transform *pose, void *scratch,
+                                  size_t scratch_size, reach_solve_result *result) {
+    REACH_CHECK_ARG(skeleton && targets && settings && pose);
+    reach_status st = check_settings(settings);
+    if (st != REACH_OK) return st;
+    jac_problem p;
+    jac_workspace ws;
+    st = reach__jac_setup(skeleton, targets, target_count, settings->root_bone, scratch, scratch_size, &p, &ws);
+    if (st != REACH_OK) return st;
+    st = reach__jac_check_pose(skeleton, pose);
+    if (st != REACH_OK) return st;
+    if (settings->tolerance > 0) p.tolerance = settings->tolerance;
+    p.angle_tolerance = settings->angle_tolerance;
+
+    reach__jac_state_from_pose(&p, pose, &ws.current);
+    if (!reach_is_finite(ws.current.error_sq)) return REACH_ERROR_OUT_OF_RANGE;
+    reach__jac_state_copy(&p, &ws.current, &ws.best);
+
+    uint64_t rng = settings->seed;
+    int restarts_left = settings->restarts;
+    int iterations = 0, attempt_iterations = 0;
+    reach_real checkpoint = ws.current.error_sq;
+    while (!ws.best.reached && iterations < settings->max_iterations) {
+        ++iterations;
+        ++attempt_iterations;
+        int moved = reach__jac_compute_step(&p, settings, &ws.current, &ws) && take_step(&p, &ws);
+        if (better(&ws.current, &ws.best)) reach__jac_state_copy(&p, &ws.current, &ws.best);
+        int stalled = !moved;
+        if (attempt_iterations % STALL_WINDOW == 0) {
+            /* |e| halves ⇔ |e|² quarters. */
+            if (ws.current.error_sq > REACH_R(0.25) * checkpoint) stalled = 1;
+            checkpoint = ws.current.error_sq;
+        }
+        if (!stalled || ws.best.reached) continue;
+        if (restarts_left == 0) {
+            if (!moved) break; /* nowhere left to go */
+            continue;
+        }
+        --restarts_left;
+        reach__jac_state_randomise(&p, &rng, &ws.current);
+        attempt_iterations = 0;
+        checkpoint = ws.current.error_sq;
+        if (better(&ws.current, &ws.best)) reach__jac_state_copy(&p, &ws.current, &ws.best);
+    }
+
+    /* Never hand back a non-finite pose (the steps are bounded, so this is only a guard). */
+    if (!pose_is_finite(ws.best.local, skeleton->bone_count)) return REACH_ERROR_OUT_OF_RANGE;
+    for (int i = 0; i < skeleton->bone_count; ++i)
+        pose[i] = ws.best.local[i];
+    if (result) {
+        result->iterations = iterations;
+        result->residual = ws.best.residual;
+        result->angle_residual = ws.best.angle_residual;
+        result->reached = ws.best.reached;
+        result->limited = ws.best.limited;
+    }
+    return REACH_OK;
+}
+
+const char *reach_jacobian_method_name(reach_jacobian_method method) {
+    switch (method) {
+    case REACH_JACOBIAN_TRANSPOSE: return "transpose";
+    case REACH_JACOBIAN_PSEUDOINVERSE: return "pseudoinverse";
+    case REACH_JACOBIAN_DLS: return "dls";
+    case REACH_JACOBIAN_SDLS: return "sdls";
+    default: return "unknown";
+    }
+}

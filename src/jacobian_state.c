@@ -1,0 +1,189 @@
+/* The Jacobian solvers' state: joint values and the pose they generate, kept inside the limits;
+ * steps, random restarts and the direction back to the rest pose. */
+#include "jacobian_problem.h"
+#include "reach/limits.h"
+
+static reach_vec3 unit_axis(const reach_joint *joint) {
+    return reach_vec3_normalize_safe(joint->axis, reach_vec3_make(0, 1, 0));
+}
+
+static reach_quat rest_rotation(const jac_problem *p, int bone) {
+    return reach_quat_normalize_safe(p->skeleton->rest[bone].rotation);
+}
+
+static reach_quat parent_world_rotation(const jac_problem *p, const jac_state *state, int bone) {
+    int parent = p->skeleton->parents[bone];
+    return parent < 0 ? reach_quat_identity() : state->world[parent].rotation;
+}
+
+/* A hinge or prismatic bone's local transform from its value (the value already within limits). */
+static void write_value(const jac_problem *p, int bone, const reach_joint *joint, reach_real value,
+                        reach_transform *local) {
+    reach_quat rest = rest_rotation(p, bone);
+    if (joint->type == REACH_JOINT_HINGE) {
+        local[bone].rotation =
+            reach_quat_normalize_safe(reach_quat_mul(rest, reach_quat_from_axis_angle(unit_axis(joint), value)));
+    } else {
+        local[bone].rotation = rest;
+        local[bone].translation =
+            reach_vec3_mad(p->skeleton->rest[bone].translation, reach_quat_rotate(rest, unit_axis(joint)), value);
+    }
+}
+
+/* Clamps a value into its joint's range and writes the bone; returns nonzero at a limit. */
+static int set_value(const jac_problem *p, int bone, const reach_joint *joint, reach_real value, jac_state *state) {
+    int column = p->first_column[bone];
+    value = reach_clamp(value, joint->min, joint->max);
+    state->values[column] = value;
+    write_value(p, bone, joint, value, state->local);
+    return value <= joint->min || value >= joint->max;
+}
+
+/* A ball or cone bone's new local rotation, projected onto a cone's limits; nonzero if clamped. */
+static int set_rotation(const jac_problem *p, int bone, const reach_joint *joint, reach_quat rotation,
+                        jac_state *state) {
+    rotation = reach_quat_normalize_safe(rotation);
+    int limited = 0;
+    if (joint->type == REACH_JOINT_CONE)
+        limited = reach_joint_project_rotation(joint, rest_rotation(p, bone), rotation, &rotation);
+    state->local[bone].rotation = rotation;
+    return limited;
+}
+
+static void copy_transforms(const reach_transform *from, reach_transform *to, int count) {
+    for (int i = 0; i < count; ++i)
+        to[i] = from[i];
+}
+
+void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pose, jac_state *state) {
+    const reach_skeleton *skeleton = p->skeleton;
+    copy_transforms(pose, state->local, skeleton->bone_count);
+    state->limited = 0;
+    for (int m = 0; m < p->moving_count; ++m) {
+        int bone = p->moving[m];
+        reach_joint joint = reach_skeleton_joint(skeleton, bone);
+        reach_quat rest = rest_rotation(p, bone);
+        reach_quat local = reach_quat_normalize_safe(pose[bone].rotation);
+        if (joint.type == REACH_JOINT_HINGE) {
+            reach_real angle =
+                reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(rest), local), unit_axis(&joint));
+            /* Hinge ranges may pass ±π: take the turn of the angle that lies in the range. */
+            state->limited |= set_value(p, bone, &joint, reach_angle_clamp(angle, joint.min, joint.max), state);
+        } else if (joint.type == REACH_JOINT_PRISMATIC) {
+            reach_vec3 offset = reach_vec3_sub(pose[bone].translation, skeleton->rest[bone].translation);
+            reach_real along = reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(rest), offset), unit_axis(&joint));
+            state->limited |= set_value(p, bone, &joint, along, state);
+        } else {
+            state->limited |= set_rotation(p, bone, &joint, local, state);
+        }
+    }
+    reach__jac_evaluate(p, state);
+}
+
+void reach__jac_state_step(const jac_problem *p, const jac_state *from, const reach_real *step, reach_real scale,
+                           jac_state *to) {
+    const reach_skeleton *skeleton = p->skeleton;
+    copy_transforms(from->local, to->local, skeleton->bone_count);
+    to->limited = 0;
+    for (int m = 0; m < p->moving_count; ++m) {
+        int bone = p->moving[m];
+        int c = p->first_column[bone];
+        reach_joint joint = reach_skeleton_joint(skeleton, bone);
+        if (joint.type == REACH_JOINT_HINGE) {
+            to->limited |= set_value(p, bone, &joint, from->values[c] + scale * step[c], to);
+        } else if (joint.type == REACH_JOINT_PRISMATIC) {
+            to->limited |= set_value(p, bone, &joint, from->values[c] + scale * step[c] * p->length, to);
+        } else {
+            /* Columns turn about world axes: local' = exp(R_parentᵀ ω) · local. */
+            reach_vec3 omega = reach_vec3_make(step[c], step[c + 1], step[c + 2]);
+            omega = reach_quat_rotate(reach_quat_conjugate(parent_world_rotation(p, from, bone)),
+                                      reach_vec3_scale(omega, scale));
+            reach_real angle = reach_vec3_length(omega);
+            reach_quat turn = angle > 0 ? reach_quat_from_axis_angle(reach_vec3_scale(omega, 1 / angle), angle)
+                                        : reach_quat_identity();
+            to->limited |= set_rotation(p, bone, &joint, reach_quat_mul(turn, from->local[bone].rotation), to);
+        }
+    }
+    reach__jac_evaluate(p, to);
+}
+
+/* splitmix64: tiny, and the same sequence everywhere. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1]. */
+static reach_real random_unit(uint64_t *state) {
+    return (reach_real)((double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0));
+}
+
+/* A uniformly distributed rotation (Shoemake's subgroup algorithm). */
+static reach_quat random_rotation(uint64_t *state) {
+    reach_real u1 = random_unit(state), u2 = random_unit(state), u3 = random_unit(state);
+    reach_real a = reach_sqrt(1 - u1), b = reach_sqrt(u1);
+    reach_real t2 = 2 * REACH_PI * u2, t3 = 2 * REACH_PI * u3;
+    return reach_quat_make(a * reach_sin(t2), a * reach_cos(t2), b * reach_sin(t3), b * reach_cos(t3));
+}
+
+void reach__jac_state_randomise(const jac_problem *p, uint64_t *rng, jac_state *state) {
+    const reach_skeleton *skeleton = p->skeleton;
+    state->limited = 0;
+    for (int m = 0; m < p->moving_count; ++m) {
+        int bone = p->moving[m];
+        reach_joint joint = reach_skeleton_joint(skeleton, bone);
+        if (reach_joint_has_value(joint.type)) {
+            reach_real value = joint.min + (joint.max - joint.min) * random_unit(rng);
+            state->limited |= set_value(p, bone, &joint, value, state);
+        } else {
+            reach_quat rotation = reach_quat_mul(rest_rotation(p, bone), random_rotation(rng));
+            state->limited |= set_rotation(p, bone, &joint, rotation, state);
+        }
+    }
+    reach__jac_evaluate(p, state);
+}
+
+void reach__jac_state_copy(const jac_problem *p, const jac_state *from, jac_state *to) {
+    copy_transforms(from->local, to->local, p->skeleton->bone_count);
+    copy_transforms(from->world, to->world, p->skeleton->bone_count);
+    for (int c = 0; c < p->columns; ++c)
+        to->values[c] = from->values[c];
+    for (int r = 0; r < p->rows; ++r)
+        to->error[r] = from->error[r];
+    to->error_sq = from->error_sq;
+    to->residual = from->residual;
+    to->angle_residual = from->angle_residual;
+    to->reached = from->reached;
+    to->limited = from->limited;
+}
+
+/* Where a hinge or prismatic joint relaxes to: its rest value 0, kept a tenth of the range away
+ * from either limit so that relaxing never parks it on one. */
+static reach_real relaxed_value(const reach_joint *joint) {
+    reach_real margin = REACH_R(0.1) * (joint->max - joint->min);
+    return reach_clamp(0, joint->min + margin, joint->max - margin);
+}
+
+void reach__jac_rest_direction(const jac_problem *p, const jac_state *state, reach_real *direction) {
+    const reach_skeleton *skeleton = p->skeleton;
+    for (int m = 0; m < p->moving_count; ++m) {
+        int bone = p->moving[m];
+        int c = p->first_column[bone];
+        reach_joint joint = reach_skeleton_joint(skeleton, bone);
+        if (reach_joint_has_value(joint.type)) {
+            reach_real change = relaxed_value(&joint) - state->values[c];
+            direction[c] = joint.type == REACH_JOINT_PRISMATIC ? change / p->length : change;
+        } else {
+            /* The world rotation vector that turns the bone back to rest: log(rest · local⁻¹),
+             * taken from the parent's frame to the world's. */
+            reach_quat back = reach_quat_mul(rest_rotation(p, bone), reach_quat_conjugate(state->local[bone].rotation));
+            reach_vec3 omega = reach_quat_rotate(parent_world_rotation(p, state, bone),
+                                                 reach__jac_rotation_vector(reach_quat_normalize_safe(back)));
+            direction[c] = omega.x;
+            direction[c + 1] = omega.y;
+            direction[c + 2] = omega.z;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+/* One step of each Jacobian method, with joints at their limits locked out and the redundant
+ * degrees of freedom relaxed toward the rest pose in the null space. All in normalised units
+ * (see jacobian.h): J is rows × columns, e the error rows, Δθ one entry per column. */
+#include "jacobian_problem.h"
+#include "linalg.h"
+
+/* Singular values below this fraction of the largest count as zero where a method inverts them
+ * (the pseudoinverse) and where the null space is taken. √ε: below it, 1/σ amplifies rounding
+ * in J by more than the step could be trusted. */
+#ifdef REACH_DOUBLE
+#define SINGULAR_RATIO 1.5e-8
+#else
+#define SINGULAR_RATIO 3.5e-4f
+#endif
+
+/* Adaptive DLS: λ² = |e|²/2 + this floor, so that the damping never vanishes at a singularity. */
+#define DLS_DAMPING_FLOOR REACH_R(1e-6)
+
+/* The null-space goal is this fraction of the way back to rest per iteration. */
+#define NULL_SPACE_GAIN REACH_R(0.5)
+
+/* How often a step may be recomputed after locking joints that it pushed past their limits. */
+#define LOCK_ROUNDS 3
+
+/* Scales x so that no entry exceeds bound in size; returns the largest entry before. */
+static reach_real clamp_max_abs(reach_real *x, int n, reach_real bound) {
+    reach_real largest = reach__max_abs(x, n);
+    if (largest > bound) {
+        reach_real k = bound / largest;
+        for (int i = 0; i < n; ++i)
+            x[i] *= k;
+    }
+    return largest;
+}
+
+static void svd_of_jacobian(const jac_problem *p, jac_workspace *ws) {
+    reach__svd(ws->jacobian, p->rows, p->columns, ws->u, ws->s, ws->v);
+}
+
+/* k = min(rows, columns): the number of singular triples of the thin SVD. */
+static int thin_rank(const jac_problem *p) { return p->rows < p->columns ? p->rows : p->columns; }
+
+/* Δθ = α Jᵀe with α = |Jᵀe|² / |JJᵀe|², the exact minimiser of |e − J Δθ| along Jᵀe. */
+static void transpose_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+    reach__mat_t_mul_vec(ws->jacobian, p->rows, p->columns, state->error, ws->gradient);
+    reach__mat_mul_vec(ws->jacobian, p->rows, p->columns, ws->gradient, ws->row_temp);
+    reach_real along = reach__dot(ws->gradient, ws->gradient, p->columns);
+    reach_real across = reach__dot(ws->row_temp, ws->row_temp, p->rows);
+    reach_real alpha = across > 0 ? along / across : 0;
+    for (int c = 0; c < p->columns; ++c)
+        ws->step[c] = alpha * ws->gradient[c];
+}
+
+static reach_real dls_damping(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state) {
+    if (settings->damping > 0) return settings->damping / p->length;
+    return reach_sqrt(REACH_R(0.5) * state->error_sq + DLS_DAMPING_FLOOR);
+}
+
+/* The norm of each 3-row block of column j, summed over blocks: how far a unit turn of the
+ * joint moves all the effectors together (Buss and Kim's Σ_l ρ_jl). */
+static reach_real column_reach(const jac_problem *p, const reach_real *jacobian, int column) {
+    reach_real sum = 0;
+    for (int block = 0; block < p->rows; block += 3) {
+        reach_real x = jacobian[block * p->columns + column];
+        reach_real y = jacobian[(block + 1) * p->columns + column];
+        reach_real z = jacobian[(block + 2) * p->columns + column];
+        sum += reach_sqrt(x * x + y * y + z * z);
+    }
+    return sum;
+}
+
+/* Buss and Kim (2005). For each singular triple (σ_i, u_i, v_i), α_i = u_iᵀe:
+ *   N_i = Σ_l |u_i restricted to block l|          what a unit of error in this direction is
+ *   M_i = σ_i⁻¹ Σ_j |v_ji| Σ_l ρ_jl                 how far the effectors move for it
+ *   γ_i = min(1, N_i / M_i) · γ_max,  φ_i = clamp_max_abs(σ_i⁻¹ α_i v_i, γ_i)
+ * and Δθ = clamp_max_abs(Σ φ_i, γ_max), γ_max = REACH_JACOBIAN_MAX_STEP. */
+static void sdls_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+    int rows = p->rows, columns = p->columns, k = thin_rank(p);
+    for (int c = 0; c < columns; ++c) {
+        ws->step[c] = 0;
+        ws->gradient[c] = column_reach(p, ws->jacobian, c);
+    }
+    reach_real cutoff = ws->s[0] * REACH_REAL_EPSILON * (reach_real)(rows + columns);
+    for (int i = 0; i < k; ++i) {
+        reach_real sigma = ws->s[i];
+        if (!(sigma > cutoff) || !(sigma > 0)) break; /* descending: the rest are smaller */
+        reach_real alpha = 0, n_i = 0;
+        for (int block = 0; block < rows; block += 3) {
+            const reach_real *u_i = ws->u + i * rows;
+            reach_real ux = u_i[block], uy = u_i[block + 1], uz = u_i[block + 2];
+            alpha += ux * state->error[block] + uy * state->error[block + 1] + uz * state->error[block + 2];
+            n_i += reach_sqrt(ux * ux + uy * uy + uz * uz);
+        }
+        reach_real m_i = 0;
+        for (int c = 0; c < columns; ++c)
+            m_i += reach_fabs(ws->v[i * columns + c]) * ws->gradient[c];
+        m_i /= sigma;
+        reach_real gamma = REACH_JACOBIAN_MAX_STEP * (m_i > n_i ? n_i / m_i : 1);
+        reach_real *phi = ws->null_step; /* free until the null-space step is taken */
+        for (int c = 0; c < columns; ++c)
+            phi[c] = alpha / sigma * ws->v[i * columns + c];
+        clamp_max_abs(phi, columns, gamma);
+        for (int c = 0; c < columns; ++c)
+            ws->step[c] += phi[c];
+    }
+}
+
+static void method_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
+                        jac_workspace *ws) {
+    if (settings->jacobian_method == REACH_JACOBIAN_TRANSPOSE) {
+        transpose_step(p, state, ws);
+        return;
+    }
+    svd_of_jacobian(p, ws);
+    switch (settings->jacobian_method) {
+    case REACH_JACOBIAN_PSEUDOINVERSE:
+        reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, state->error, 0, ws->s[0] * SINGULAR_RATIO,
+                                ws->step);
+        break;
+    case REACH_JACOBIAN_DLS:
+        reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, state->error, dls_damping(p, settings, state),
+                                0, ws->step);
+        break;
+    default: sdls_step(p, state, ws); break;
+    }
+}
+
+/* Locks the hinge and prismatic joints that sit at a limit the step pushes them through: their
+ * columns of J become zero. Returns how many were newly locked. */
+static int lock_blocked_joints(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+    int newly_locked = 0;
+    for (int c = 0; c < p->columns; ++c) {
+        if (ws->locked[c] || p->column_axis[c] != JAC_JOINT_AXIS) continue;
+        reach_joint joint = reach_skeleton_joint(p->skeleton, p->column_bone[c]);
+        reach_real value = state->values[c];
+        if ((value >= joint.max && ws->step[c] > 0) || (value <= joint.min && ws->step[c] < 0)) {
+            ws->locked[c] = 1;
+            ++newly_locked;
+            for (int r = 0; r < p->rows; ++r)
+                ws->jacobian[r * p->columns + c] = 0;
+        }
+    }
+    return newly_locked;
+}
+
+/* Adds the rest-pose goal projected on J's null space, (I − V_r V_rᵀ) z, over the singular
+ * vectors V_r with σ above the cutoff; capped by the error so it fades as the solve converges. */
+static void add_null_space_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+    int columns = p->columns, k = thin_rank(p);
+    reach_real *z = ws->null_step;
+    reach__jac_rest_direction(p, state, z);
+    for (int c = 0; c < columns; ++c)
+        z[c] = ws->locked[c] ? 0 : NULL_SPACE_GAIN * z[c];
+    reach_real cutoff = ws->s[0] * SINGULAR_RATIO;
+    for (int i = 0; i < k && ws->s[i] > cutoff; ++i) {
+        const reach_real *v_i = ws->v + i * columns;
+        reach_real along = reach__dot(v_i, z, columns);
+        for (int c = 0; c < columns; ++c)
+            z[c] -= along * v_i[c];
+    }
+    clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, reach_sqrt(state->error_sq)));
+    for (int c = 0; c < columns; ++c)
+        ws->step[c] += z[c];
+}
+
+int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
+                            jac_workspace *ws) {
+    if (p->columns == 0 || p->rows == 0) return 0;
+    reach__jac_build(p, state, 1, ws->jacobian);
+    for (int c = 0; c < p->columns; ++c)
+        ws->locked[c] = 0;
+    for (int round = 0; round <= LOCK_ROUNDS; ++round) {
+        method_step(p, settings, state, ws);
+        if (round == LOCK_ROUNDS || !lock_blocked_joints(p, state, ws)) break;
+    }
+    if (settings->null_space && settings->jacobian_method != REACH_JACOBIAN_TRANSPOSE)
+        add_null_space_step(p, state, ws);
+    for (int c = 0; c < p->columns; ++c)
+        if (!reach_is_finite(ws->step[c])) return 0;
+    return clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
+}
