@@ -1,5 +1,7 @@
 /* Analytic two-bone IK: the 3-D solver, and the 2-D one built on the same core. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 #include "reach/two_bone.h"
@@ -50,64 +52,107 @@ static void triangle(reach_real l1, reach_real l2, reach_real d, reach_real *a, 
     *h = reach_sqrt(reach_max((l1 - foot) * (l1 + foot), 0));
 }
 
-/* A unit vector in the bend plane, perpendicular to the unit direction u. The pole comes
- * first. Where it says nothing (on the line, or none given), the limb keeps its current bend:
- * the side its knee sticks out to from its own root→end line, which does not change as the
- * target moves, so there is no flip. Where the limb is straight, the side of the mid joint
- * off the target line; then a fixed perpendicular of u (continuous in u). All vectors are
- * relative to the root. */
+/* Squared lengths, in the limb's own units, that plain arithmetic handles: far from overflow
+ * and from subnormals. Outside this range the robust (slower) helpers take over. */
+#ifdef REACH_DOUBLE
+#define SAFE_MIN_SQUARE 0x1p-900
+#define SAFE_MAX_SQUARE 0x1p+900
+#else
+#define SAFE_MIN_SQUARE 0x1p-100f
+#define SAFE_MAX_SQUARE 0x1p+100f
+#endif
+
+static int safe_square(reach_real sq) { return sq > SAFE_MIN_SQUARE && sq < SAFE_MAX_SQUARE; }
+
+/* The part of c perpendicular to the unit u, made unit, if it is long enough (relative to c's
+ * own squared length c_sq) to say something; 0 otherwise. A short remainder carries the
+ * rounding of the subtraction, so it is rejected once more to be perpendicular to full
+ * precision. */
+static int side_of(reach_vec3 c, reach_real c_sq, reach_vec3 u, reach_vec3 *side) {
+    reach_vec3 p = reach_vec3_reject(c, u);
+    reach_real p_sq = reach_vec3_length_sq(p);
+    if (!(p_sq > BEND_PLANE_EPSILON * BEND_PLANE_EPSILON * c_sq) || !safe_square(p_sq)) return 0;
+    p = reach_vec3_scale(p, 1 / reach_sqrt(p_sq));
+    if (p_sq < REACH_R(0.01) * c_sq) p = reach_vec3_normalize_safe(reach_vec3_reject(p, u), p);
+    *side = p;
+    return 1;
+}
+
+/* A unit vector in the bend plane, perpendicular to the unit direction u (all vectors relative
+ * to the root, in the limb's units). The pole comes first. Where it says nothing (on the
+ * line, or none given), the limb keeps its current bend: the side its knee sticks out to from
+ * its own root→end line, which does not change as the target moves, so there is no flip.
+ * Where the limb is straight, the side of the mid joint off the target line; then a fixed
+ * perpendicular of u (continuous in u). */
 static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 upper, reach_vec3 lower,
-                                 reach_vec3 to_pole) {
+                                 reach_vec3 to_pole_scaled, reach_vec3 to_pole) {
+    reach_vec3 side;
     if (in->mode == BEND_NORMAL) {
         return reach_vec3_normalize_safe(reach_vec3_cross(in->bend, u), reach_vec3_any_perpendicular(u));
     }
-    reach_vec3 candidates[3];
-    int count = 0;
-    if (in->mode == BEND_POLE) candidates[count++] = reach_vec3_normalize_safe(to_pole, reach_vec3_zero());
-    reach_vec3 aim = reach_vec3_normalize_safe(reach_vec3_add(upper, lower), u);
-    reach_vec3 upper_dir = reach_vec3_normalize_safe(upper, u);
-    candidates[count++] = reach_vec3_reject(upper_dir, aim); /* the knee's side */
-    candidates[count++] = upper_dir;
-    for (int i = 0; i < count; ++i) {
-        reach_vec3 p = reach_vec3_reject(candidates[i], u);
-        if (reach_vec3_length(p) > BEND_PLANE_EPSILON) {
-            /* A short remainder carries the rounding of the subtraction: reject once more so
-             * the bend direction is perpendicular to u to full precision. */
-            p = reach_vec3_reject(reach_vec3_normalize_safe(p, u), u);
-            return reach_vec3_normalize_safe(p, u);
-        }
+    if (in->mode == BEND_POLE) {
+        reach_real p_sq = reach_vec3_length_sq(to_pole_scaled);
+        if (safe_square(p_sq) ? side_of(to_pole_scaled, p_sq, u, &side)
+                              : side_of(reach_vec3_normalize_safe(to_pole, reach_vec3_zero()), 1, u, &side))
+            return side;
     }
+    reach_vec3 aim = reach_vec3_add(upper, lower);
+    reach_real aim_sq = reach_vec3_length_sq(aim), upper_sq = reach_vec3_length_sq(upper);
+    if (safe_square(aim_sq)) {
+        reach_vec3 knee = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
+        if (side_of(knee, upper_sq, u, &side)) return side;
+    }
+    if (side_of(upper, upper_sq, u, &side)) return side;
     return reach_vec3_any_perpendicular(u);
 }
+
+/* 0 when every component of v is finite, NaN otherwise (x − x is +0 for finite x and NaN for
+ * infinity and NaN): one sum checks many numbers without a branch each. */
+static reach_real infinity_probe(reach_vec3 v) { return (v.x - v.x) + (v.y - v.y) + (v.z - v.z); }
 
 /* A limb must span at least this many units in the last place of its coordinates. */
 #define LIMB_RESOLUTION_ULPS 64
 
-/* 2^e closest above the magnitude of x, so that dividing by it is exact. */
+/* The power of two at or below |x| (x finite, non-zero): dividing by it is exact. Read from
+ * the exponent bits; subnormals, which have none, take the library route. */
 static reach_real power_of_two_scale(reach_real x) {
-    int e = 0;
 #ifdef REACH_DOUBLE
-    (void)frexp(x, &e);
-    return ldexp(1.0, e);
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits &= 0x7ff0000000000000ull;
+    if (bits == 0) {
+        int e = 0;
+        (void)frexp(x, &e);
+        return ldexp(1.0, e - 1);
+    }
 #else
-    (void)frexpf(x, &e);
-    return ldexpf(1.0f, e);
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits &= 0x7f800000u;
+    if (bits == 0) {
+        int e = 0;
+        (void)frexpf(x, &e);
+        return ldexpf(1.0f, e - 1);
+    }
 #endif
+    reach_real p;
+    memcpy(&p, &bits, sizeof p);
+    return p;
 }
 
 static reach_status solve_core(const core_input *in, const reach_two_bone_options *opt, reach_two_bone_output *out) {
     reach_status st = reach__two_bone_check_options(opt);
     if (st != REACH_OK) return st;
-    if (!reach_vec3_is_finite(in->root) || !reach_vec3_is_finite(in->mid) || !reach_vec3_is_finite(in->end) ||
-        !reach_vec3_is_finite(in->target) || !reach_vec3_is_finite(in->bend))
+    if (!(infinity_probe(in->root) + infinity_probe(in->mid) + infinity_probe(in->end) + infinity_probe(in->target) +
+              infinity_probe(in->bend) ==
+          0))
         return REACH_ERROR_NOT_FINITE;
 
     reach_vec3 upper = reach_vec3_sub(in->mid, in->root);
     reach_vec3 lower = reach_vec3_sub(in->end, in->mid);
     reach_vec3 to_target = reach_vec3_sub(in->target, in->root);
     reach_vec3 to_pole = reach_vec3_sub(in->bend, in->root);
-    if (!reach_vec3_is_finite(upper) || !reach_vec3_is_finite(lower) || !reach_vec3_is_finite(to_target) ||
-        !reach_vec3_is_finite(to_pole))
+    if (!(infinity_probe(upper) + infinity_probe(lower) + infinity_probe(to_target) + infinity_probe(to_pole) == 0))
         return REACH_ERROR_OUT_OF_RANGE;
 
     /* Work in units of a power of two near the limb's size: exact to divide by, and it keeps
@@ -127,13 +172,23 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
         reach_max(reach_vec3_max_abs(in->root), reach_max(reach_vec3_max_abs(in->mid), reach_vec3_max_abs(in->end)));
     if (chain * scale < LIMB_RESOLUTION_ULPS * REACH_REAL_EPSILON * coordinates) return REACH_ERROR_OUT_OF_RANGE;
 
-    /* Direction to the target; at the root it has none, so keep the limb's current aim. */
-    reach_vec3 current_aim = reach_vec3_normalize_safe(reach_vec3_add(upper_s, lower_s),
-                                                       reach_vec3_normalize_safe(upper_s, reach_vec3_make(1, 0, 0)));
-    reach_vec3 u = reach_vec3_normalize_safe(to_target, current_aim);
-    /* May be infinite for a far target in a tiny unit; it is only compared and clamped. */
-    reach_real d = reach_vec3_length_robust(to_target) * inv_scale;
-    reach_vec3 n = bend_direction(in, u, upper_s, lower_s, to_pole);
+    /* Direction and distance to the target, in the limb's units. A target at the root has no
+     * direction: keep the limb's current aim. A target too far or too near for plain squares
+     * takes the robust route; its distance may then be infinite, which is only clamped. */
+    reach_vec3 target_s = reach_vec3_scale(to_target, inv_scale);
+    reach_real d_sq = reach_vec3_length_sq(target_s);
+    reach_vec3 u;
+    reach_real d;
+    if (safe_square(d_sq)) {
+        d = reach_sqrt(d_sq);
+        u = reach_vec3_scale(target_s, 1 / d);
+    } else {
+        reach_vec3 current_aim =
+            reach_vec3_normalize_safe(reach_vec3_add(upper_s, lower_s), reach_vec3_scale(upper_s, 1 / l1));
+        u = reach_vec3_normalize_safe(to_target, current_aim);
+        d = reach_vec3_length_robust(to_target) * inv_scale;
+    }
+    reach_vec3 n = bend_direction(in, u, upper_s, lower_s, reach_vec3_scale(to_pole, inv_scale), to_pole);
 
     /* Soft IK and stretch change the distance we aim for and the lengths we have. */
     reach_real goal = d;
@@ -160,11 +215,11 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     r.root_rotation = reach_quat_identity();
     r.mid_rotation = reach_quat_identity();
     if (opt->rotations || opt->weight < 1) {
+        /* The new bones have lengths sl1 and sl2 by construction: divide, no normalising. */
         reach_vec3 upper_dir = reach_vec3_scale(upper_s, 1 / l1);
-        reach_vec3 new_upper_dir = reach_vec3_normalize_safe(mid_s, upper_dir);
-        reach_quat q_root = reach_quat_shortest_arc(upper_dir, new_upper_dir);
+        reach_quat q_root = reach_quat_shortest_arc(upper_dir, reach_vec3_scale(mid_s, 1 / sl1));
         reach_vec3 turned_lower = reach_quat_rotate(q_root, reach_vec3_scale(lower_s, 1 / l2));
-        reach_vec3 new_lower_dir = reach_vec3_normalize_safe(reach_vec3_sub(end_s, mid_s), turned_lower);
+        reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(end_s, mid_s), 1 / sl2);
         reach_quat q_mid = reach_quat_shortest_arc(turned_lower, new_lower_dir);
         if (opt->weight < 1) {
             /* Blend each bone's total world rotation from identity, then rebuild the joints by
@@ -190,7 +245,10 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     r.end = reach_vec3_mad(in->root, end_s, scale);
     r.upper_length = sl1 * scale;
     r.lower_length = sl2 * scale;
-    r.residual = reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+    reach_vec3 miss = reach_vec3_sub(target_s, end_s);
+    reach_real miss_sq = reach_vec3_length_sq(miss);
+    r.residual = safe_square(miss_sq) ? reach_sqrt(miss_sq) * scale
+                                      : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
     reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
     r.reached = r.residual <= tolerance;
     if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end) || !reach_is_finite(r.residual))

@@ -6,10 +6,10 @@
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
- *   jacobian               Jacobian IK: transpose, pseudoinverse, DLS, SDLS; chains and trees
- *   dh                     robot arms from Denavit–Hartenberg tables
  *   fabrik                 FABRIK: chains, trees of effectors, closed loops; 2-D on points
  *   ccd                    CCD: cyclic coordinate descent with the same limits and targets
+ *   jacobian               Jacobian IK: transpose, pseudoinverse, DLS, SDLS; chains and trees
+ *   dh                     robot arms from Denavit–Hartenberg tables
  *   walker                 procedural locomotion: legs, gait groups, step rules, ground
  * See README.md and docs/ for the guide. */
 #ifndef REACH_H
@@ -20,12 +20,13 @@
 #include "skeleton.h"
 #include "limits.h"
 #include "solver.h"
-#include "jacobian.h"
-#include "dh.h"
 #include "fabrik.h"
 #include "ccd.h"
+#include "jacobian.h"
+#include "dh.h"
 #include "status.h"
 #include "two_bone.h"
+#include "batch.h"
 #include "walker.h"
 
 #endif

@@ -1,0 +1,56 @@
+/* reach — batch solving: many limbs per call, structure of arrays, SIMD inside.
+ *
+ * Crowds of characters and fleets of simulated arms solve thousands of limbs per frame. The
+ * batch entry points take one array per coordinate (x[], y[], z[]), so the library can solve
+ * several limbs per instruction: SSE2, AVX2 or AVX-512 on x86-64, chosen at run time, NEON on
+ * 64-bit Arm, wasm SIMD on the web, and a scalar path that is always built.
+ *
+ * The answer is the scalar solver's (reach_two_bone_solve) to within the test suite's
+ * tolerance: the vector path handles ordinary limbs, and any limb that needs care (a target at
+ * the root, a pole on the target line, a straight limb with no pole, coordinates near the end
+ * of the floating-point range, soft IK, stretch or a partial weight) is handed to the scalar
+ * solver, so every edge case behaves exactly as documented in two_bone.h. */
+#ifndef REACH_BATCH_H
+#define REACH_BATCH_H
+
+#include "two_bone.h"
+
+REACH_EXTERN_C_BEGIN
+
+/* One array per coordinate, `count` entries each. Output arrays may be the input arrays
+ * (solve in place: pass mid.x as both mid.x and out_mid.x, and so on). */
+typedef struct reach_vec3_soa {
+    reach_real *x, *y, *z;
+} reach_vec3_soa;
+
+typedef struct reach_const_vec3_soa {
+    const reach_real *x, *y, *z;
+} reach_const_vec3_soa;
+
+typedef struct reach_two_bone_batch {
+    int count;
+    reach_const_vec3_soa root, mid, end, target;
+    reach_const_vec3_soa pole; /* NULL arrays: no poles (keep each limb's current bend) */
+    reach_vec3_soa out_mid, out_end;
+    reach_real *out_residual;   /* optional */
+    unsigned char *out_reached; /* optional: 1 where the target was reached */
+    /* Optional, per limb: REACH_OK, or the error that limb's input gave. A limb with bad
+     * input is not solved: its out_mid and out_end repeat its current mid and end, so an
+     * in-place batch leaves it untouched, and the call returns the first such error. */
+    unsigned char *out_status;
+} reach_two_bone_batch;
+
+REACH_API reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch,
+                                                  const reach_two_bone_options *options);
+
+/* The same, forced onto the scalar path; for tests and benchmarks. */
+REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
+                                                         const reach_two_bone_options *options);
+
+/* The instruction set the batch path uses on this machine: "avx512", "avx2", "sse2", "neon",
+ * "wasm-simd" or "scalar". */
+REACH_API const char *reach_batch_isa(void);
+
+REACH_EXTERN_C_END
+
+#endif

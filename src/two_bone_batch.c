@@ -1,0 +1,213 @@
+/* Batch two-bone IK: structure-of-arrays in, SIMD kernels chosen at run time, the scalar
+ * solver for every lane that needs care (see batch.h). */
+#include <string.h>
+
+#include "internal.h"
+#include "reach/batch.h"
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define BATCH_X86 1
+#elif defined(__GNUC__) && defined(__aarch64__)
+#include <arm_neon.h>
+#define BATCH_NEON 1
+#elif defined(__GNUC__) && defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define BATCH_WASM 1
+#endif
+
+/* Squared lengths the vector path accepts: far enough inside the floating-point range that no
+ * square, sum or quotient below can overflow or lose precision to subnormals. Lanes outside
+ * go to the scalar solver, which rescales. */
+#ifdef REACH_DOUBLE
+typedef long long batch_lane_int;
+#define BATCH_MIN_SQUARE 0x1p-900
+#define BATCH_MAX_SQUARE 0x1p+900
+#else
+typedef int batch_lane_int;
+#define BATCH_MIN_SQUARE 0x1p-100f
+#define BATCH_MAX_SQUARE 0x1p+100f
+#endif
+/* A bend side shorter than this fraction of its vector is left to the scalar solver, which
+ * knows the fallbacks (pole on the target line, knee straight). */
+#define BATCH_SIDE_RATIO REACH_R(1e-3)
+/* Must match the scalar solver's LIMB_RESOLUTION_ULPS. */
+#define BATCH_RESOLUTION_ULPS 64
+
+static reach_vec3 load3(reach_const_vec3_soa a, int i) { return reach_vec3_make(a.x[i], a.y[i], a.z[i]); }
+
+static void store3(reach_vec3_soa a, int i, reach_vec3 v) {
+    a.x[i] = v.x;
+    a.y[i] = v.y;
+    a.z[i] = v.z;
+}
+
+/* One limb through the scalar solver. A limb it rejects keeps its current pose. */
+static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bone_options *opt) {
+    reach_two_bone_input in;
+    in.root = load3(b->root, i);
+    in.mid = load3(b->mid, i);
+    in.end = load3(b->end, i);
+    in.target = load3(b->target, i);
+    in.use_pole = b->pole.x != NULL;
+    in.pole = in.use_pole ? load3(b->pole, i) : in.root;
+    reach_two_bone_options lane_opt = *opt;
+    lane_opt.rotations = 0;
+    reach_two_bone_output out;
+    reach_status st = reach_two_bone_solve(&in, &lane_opt, &out);
+    if (st != REACH_OK) {
+        out.mid = in.mid;
+        out.end = in.end;
+        out.residual = reach_vec3_length_robust(reach_vec3_sub(in.target, in.end));
+        if (!reach_is_finite(out.residual)) out.residual = 0;
+        out.reached = 0;
+    }
+    store3(b->out_mid, i, out.mid);
+    store3(b->out_end, i, out.end);
+    if (b->out_residual) b->out_residual[i] = out.residual;
+    if (b->out_reached) b->out_reached[i] = (unsigned char)out.reached;
+    if (b->out_status) b->out_status[i] = (unsigned char)st;
+}
+
+static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_options *opt) {
+    for (int i = 0; i < b->count; ++i)
+        solve_lane(b, i, opt);
+}
+
+#if BATCH_X86
+#define KERNEL_NAME   solve_sse2
+#define KERNEL_TARGET __attribute__((target("sse2")))
+#define KERNEL_BYTES  16
+#ifdef REACH_DOUBLE
+#define KERNEL_SQRT(v) ((__typeof__(v))_mm_sqrt_pd((__m128d)(v)))
+#else
+#define KERNEL_SQRT(v) ((__typeof__(v))_mm_sqrt_ps((__m128)(v)))
+#endif
+#include "two_bone_batch_kernel.h"
+
+#define KERNEL_NAME   solve_avx2
+#define KERNEL_TARGET __attribute__((target("avx2")))
+#define KERNEL_BYTES  32
+#ifdef REACH_DOUBLE
+#define KERNEL_SQRT(v) ((__typeof__(v))_mm256_sqrt_pd((__m256d)(v)))
+#else
+#define KERNEL_SQRT(v) ((__typeof__(v))_mm256_sqrt_ps((__m256)(v)))
+#endif
+#include "two_bone_batch_kernel.h"
+
+#define KERNEL_NAME   solve_avx512
+#define KERNEL_TARGET __attribute__((target("avx512f")))
+#define KERNEL_BYTES  64
+#ifdef REACH_DOUBLE
+#define KERNEL_SQRT(v) ((__typeof__(v))_mm512_sqrt_pd((__m512d)(v)))
+#else
+#define KERNEL_SQRT(v) ((__typeof__(v))_mm512_sqrt_ps((__m512)(v)))
+#endif
+#include "two_bone_batch_kernel.h"
+#endif
+
+#if BATCH_NEON
+#define KERNEL_NAME solve_neon
+#define KERNEL_TARGET
+#define KERNEL_BYTES 16
+#ifdef REACH_DOUBLE
+#define KERNEL_SQRT(v) ((__typeof__(v))vsqrtq_f64((float64x2_t)(v)))
+#else
+#define KERNEL_SQRT(v) ((__typeof__(v))vsqrtq_f32((float32x4_t)(v)))
+#endif
+#include "two_bone_batch_kernel.h"
+#endif
+
+#if BATCH_WASM
+#define KERNEL_NAME solve_wasm
+#define KERNEL_TARGET
+#define KERNEL_BYTES 16
+#ifdef REACH_DOUBLE
+#define KERNEL_SQRT(v) ((__typeof__(v))wasm_f64x2_sqrt((v128_t)(v)))
+#else
+#define KERNEL_SQRT(v) ((__typeof__(v))wasm_f32x4_sqrt((v128_t)(v)))
+#endif
+#include "two_bone_batch_kernel.h"
+#endif
+
+typedef void (*batch_kernel)(const reach_two_bone_batch *, const reach_two_bone_options *);
+
+/* The widest kernel this machine runs. Asked each call: the query is a load of a flag the
+ * compiler's runtime filled in at start-up, and keeping no state of our own keeps the library
+ * free of globals. */
+static batch_kernel pick_kernel(const char **name) {
+#if BATCH_X86
+    if (__builtin_cpu_supports("avx512f")) {
+        *name = "avx512";
+        return solve_avx512;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *name = "avx2";
+        return solve_avx2;
+    }
+    *name = "sse2";
+    return solve_sse2;
+#elif BATCH_NEON
+    *name = "neon";
+    return solve_neon;
+#elif BATCH_WASM
+    *name = "wasm-simd";
+    return solve_wasm;
+#else
+    *name = "scalar";
+    return solve_scalar;
+#endif
+}
+
+const char *reach_batch_isa(void) {
+    const char *name = "scalar";
+    (void)pick_kernel(&name);
+    return name;
+}
+
+static reach_status check_batch(const reach_two_bone_batch *b) {
+    if (b->count < 0) return REACH_ERROR_INVALID_ARGUMENT;
+    if (b->count == 0) return REACH_OK;
+    int poles = b->pole.x != NULL;
+    if (!b->root.x || !b->root.y || !b->root.z || !b->mid.x || !b->mid.y || !b->mid.z || !b->end.x || !b->end.y ||
+        !b->end.z || !b->target.x || !b->target.y || !b->target.z || !b->out_mid.x || !b->out_mid.y || !b->out_mid.z ||
+        !b->out_end.x || !b->out_end.y || !b->out_end.z || (poles && (!b->pole.y || !b->pole.z)))
+        return REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_OK;
+}
+
+/* The first lane error, from the status array or, without one, by asking again. */
+static reach_status first_error(const reach_two_bone_batch *b, const reach_two_bone_options *opt) {
+    if (b->out_status) {
+        for (int i = 0; i < b->count; ++i)
+            if (b->out_status[i] != REACH_OK) return (reach_status)b->out_status[i];
+        return REACH_OK;
+    }
+    (void)opt;
+    return REACH_OK;
+}
+
+static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_options *options, int force_scalar) {
+    REACH_CHECK_ARG(batch);
+    reach_status st = check_batch(batch);
+    if (st != REACH_OK) return st;
+    reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
+    st = reach__two_bone_check_options(&opt);
+    if (st != REACH_OK) return st;
+    /* The vector path does the plain solve; soft IK, stretch and blending go through the
+     * scalar solver, lane by lane. */
+    int plain = opt.soft_distance == 0 && opt.max_stretch == 1 && opt.weight == 1;
+    const char *name;
+    batch_kernel kernel = (plain && !force_scalar) ? pick_kernel(&name) : solve_scalar;
+    kernel(batch, &opt);
+    return first_error(batch, &opt);
+}
+
+reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch, const reach_two_bone_options *options) {
+    return run(batch, options, 0);
+}
+
+reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
+                                               const reach_two_bone_options *options) {
+    return run(batch, options, 1);
+}

@@ -1,0 +1,253 @@
+/* Batch two-bone IK: the SIMD path agrees with the scalar solver limb by limb, edge lanes
+ * behave exactly as the scalar solver documents, bad lanes keep their pose, and solving in
+ * place works. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+typedef struct soa {
+    reach_real *v[15]; /* root, mid, end, target, pole: x, y, z each */
+    reach_real *out[6];
+    reach_real *residual;
+    unsigned char *reached, *status;
+    int count;
+} soa;
+
+static soa soa_make(int count) {
+    soa s;
+    s.count = count;
+    for (int k = 0; k < 15; ++k)
+        s.v[k] = calloc((size_t)count, sizeof(reach_real));
+    for (int k = 0; k < 6; ++k)
+        s.out[k] = calloc((size_t)count, sizeof(reach_real));
+    s.residual = calloc((size_t)count, sizeof(reach_real));
+    s.reached = calloc((size_t)count, 1);
+    s.status = calloc((size_t)count, 1);
+    return s;
+}
+
+static void soa_free(soa *s) {
+    for (int k = 0; k < 15; ++k)
+        free(s->v[k]);
+    for (int k = 0; k < 6; ++k)
+        free(s->out[k]);
+    free(s->residual);
+    free(s->reached);
+    free(s->status);
+}
+
+static void soa_set(soa *s, int i, const reach_two_bone_input *in) {
+    const reach_vec3 p[5] = {in->root, in->mid, in->end, in->target, in->pole};
+    for (int k = 0; k < 5; ++k) {
+        s->v[3 * k][i] = p[k].x;
+        s->v[3 * k + 1][i] = p[k].y;
+        s->v[3 * k + 2][i] = p[k].z;
+    }
+}
+
+static reach_two_bone_input soa_get(const soa *s, int i) {
+    reach_two_bone_input in;
+    reach_vec3 *p[5] = {&in.root, &in.mid, &in.end, &in.target, &in.pole};
+    for (int k = 0; k < 5; ++k)
+        *p[k] = reach_vec3_make(s->v[3 * k][i], s->v[3 * k + 1][i], s->v[3 * k + 2][i]);
+    in.use_pole = 1;
+    return in;
+}
+
+static reach_const_vec3_soa cview(const soa *s, int k) {
+    reach_const_vec3_soa c = {s->v[3 * k], s->v[3 * k + 1], s->v[3 * k + 2]};
+    return c;
+}
+
+static reach_two_bone_batch batch_of(soa *s, int poles) {
+    reach_two_bone_batch b;
+    memset(&b, 0, sizeof b);
+    b.count = s->count;
+    b.root = cview(s, 0);
+    b.mid = cview(s, 1);
+    b.end = cview(s, 2);
+    b.target = cview(s, 3);
+    if (poles) b.pole = cview(s, 4);
+    reach_vec3_soa mid = {s->out[0], s->out[1], s->out[2]}, end = {s->out[3], s->out[4], s->out[5]};
+    b.out_mid = mid;
+    b.out_end = end;
+    b.out_residual = s->residual;
+    b.out_reached = s->reached;
+    b.out_status = s->status;
+    return b;
+}
+
+static reach_two_bone_input random_input(test_rng *rng) {
+    reach_two_bone_input in;
+    in.root = test_in_ball(rng, 3);
+    in.mid = reach_vec3_mad(in.root, test_unit_vec3(rng), test_uniform(rng, REACH_R(0.1), 2));
+    in.end = reach_vec3_mad(in.mid, test_unit_vec3(rng), test_uniform(rng, REACH_R(0.1), 2));
+    in.target = reach_vec3_add(in.root, test_in_ball(rng, 5));
+    in.pole = reach_vec3_add(in.root, test_in_ball(rng, 3));
+    in.use_pole = 1;
+    return in;
+}
+
+/* Each lane of the batch against reach_two_bone_solve on that limb alone. */
+static void check_lanes(const soa *s, int poles, const reach_two_bone_options *opt) {
+    for (int i = 0; i < s->count; ++i) {
+        reach_two_bone_input in = soa_get(s, i);
+        in.use_pole = poles;
+        reach_two_bone_output out;
+        reach_status st = reach_two_bone_solve(&in, opt, &out);
+        assert_int_equal(s->status[i], st);
+        if (st != REACH_OK) {
+            /* Not solved: the current pose comes back. */
+            assert_true(s->out[0][i] == in.mid.x && s->out[4][i] == in.end.y);
+            assert_int_equal(s->reached[i], 0);
+            continue;
+        }
+        reach_real chain = reach_vec3_distance(in.mid, in.root) + reach_vec3_distance(in.end, in.mid);
+        reach_real tol = TEST_REACH_TOL * 16 * chain;
+        ASSERT_VEC3_NEAR(reach_vec3_make(s->out[0][i], s->out[1][i], s->out[2][i]), out.mid, tol, "batch mid");
+        ASSERT_VEC3_NEAR(reach_vec3_make(s->out[3][i], s->out[4][i], s->out[5][i]), out.end, tol, "batch end");
+        ASSERT_NEAR(s->residual[i], out.residual, tol, "batch residual");
+        /* Reached may differ only where the residual sits on the tolerance itself. */
+        if (s->reached[i] != out.reached)
+            ASSERT_NEAR(out.residual, REACH_R(1e-4) * chain, tol, "reached differs only at the threshold");
+    }
+}
+
+static void batch_agrees_with_the_scalar_solver(void **state) {
+    (void)state;
+    const int count = TEST_CASES + 13; /* not a multiple of any vector width: tails too */
+    soa s = soa_make(count);
+    test_rng rng = test_rng_make(50);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        soa_set(&s, i, &in);
+    }
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    for (int poles = 0; poles <= 1; ++poles) {
+        reach_two_bone_batch b = batch_of(&s, poles);
+        assert_int_equal(reach_two_bone_solve_batch(&b, &opt), REACH_OK);
+        check_lanes(&s, poles, &opt);
+        /* And twice gives the same bits. */
+        reach_real *first = malloc((size_t)count * sizeof(reach_real));
+        memcpy(first, s.out[0], (size_t)count * sizeof(reach_real));
+        assert_int_equal(reach_two_bone_solve_batch(&b, &opt), REACH_OK);
+        assert_true(test_bytes_equal(first, s.out[0], (size_t)count * sizeof(reach_real)));
+        free(first);
+    }
+    soa_free(&s);
+}
+
+/* Every awkward lane the scalar solver names, mixed among ordinary ones. */
+static void edge_lanes_behave_as_the_scalar_solver_says(void **state) {
+    (void)state;
+    const int count = 64;
+    soa s = soa_make(count);
+    test_rng rng = test_rng_make(51);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        switch (i % 8) {
+        case 1: in.target = in.root; break;                              /* target at the root */
+        case 2: in.pole = reach_vec3_lerp(in.root, in.target, 3); break; /* pole on the line */
+        case 3: in.mid.y = (reach_real)NAN; break;                       /* not finite */
+        case 4: in.end = in.mid; break;                                  /* zero-length bone */
+        case 5:
+            in.root = reach_vec3_add(in.root, reach_vec3_make(REACH_R(1e30), 0, 0));
+            in.mid.x += REACH_R(1e30);
+            in.end.x += REACH_R(1e30);
+            in.target.x += REACH_R(1e30);
+            in.pole.x += REACH_R(1e30);
+            break;                        /* below coordinate resolution */
+        case 6: in.pole = in.root; break; /* pole at the root */
+        case 7: in.end = reach_vec3_add(in.mid, reach_vec3_sub(in.mid, in.root)); break; /* straight */
+        default: break;
+        }
+        soa_set(&s, i, &in);
+    }
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    for (int poles = 0; poles <= 1; ++poles) {
+        reach_two_bone_batch b = batch_of(&s, poles);
+        reach_status st = reach_two_bone_solve_batch(&b, &opt);
+        assert_int_equal(st, REACH_ERROR_NOT_FINITE); /* the first bad lane's error */
+        check_lanes(&s, poles, &opt);
+    }
+    soa_free(&s);
+}
+
+static void solving_in_place_reads_each_lane_before_writing_it(void **state) {
+    (void)state;
+    const int count = 1000;
+    soa s = soa_make(count), copy = soa_make(count);
+    test_rng rng = test_rng_make(52);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        if (i % 7 == 0) in.target = in.root; /* some lanes through the scalar path */
+        soa_set(&s, i, &in);
+        soa_set(&copy, i, &in);
+    }
+    reach_two_bone_batch expected = batch_of(&copy, 1);
+    assert_int_equal(reach_two_bone_solve_batch(&expected, NULL), REACH_OK);
+    reach_two_bone_batch in_place = batch_of(&s, 1);
+    reach_vec3_soa mid = {s.v[3], s.v[4], s.v[5]}, end = {s.v[6], s.v[7], s.v[8]};
+    in_place.out_mid = mid;
+    in_place.out_end = end;
+    assert_int_equal(reach_two_bone_solve_batch(&in_place, NULL), REACH_OK);
+    for (int k = 0; k < 6; ++k)
+        assert_true(test_bytes_equal(s.v[3 + k], copy.out[k], (size_t)count * sizeof(reach_real)));
+    soa_free(&s);
+    soa_free(&copy);
+}
+
+static void scalar_batch_equals_the_scalar_solver_bit_for_bit(void **state) {
+    (void)state;
+    const int count = 5000;
+    soa s = soa_make(count);
+    test_rng rng = test_rng_make(53);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        soa_set(&s, i, &in);
+    }
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    opt.soft_distance = REACH_R(0.1); /* soft IK: the scalar solver for every lane */
+    reach_two_bone_batch b = batch_of(&s, 1);
+    assert_int_equal(reach_two_bone_solve_batch_scalar(&b, &opt), REACH_OK);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = soa_get(&s, i);
+        reach_two_bone_output out;
+        assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_OK);
+        assert_true(s.out[0][i] == out.mid.x && s.out[1][i] == out.mid.y && s.out[5][i] == out.end.z);
+    }
+    soa_free(&s);
+}
+
+static void bad_batches_are_errors(void **state) {
+    (void)state;
+    soa s = soa_make(4);
+    reach_two_bone_batch b = batch_of(&s, 1);
+    b.count = -1;
+    assert_int_equal(reach_two_bone_solve_batch(&b, NULL), REACH_ERROR_INVALID_ARGUMENT);
+    b = batch_of(&s, 1);
+    b.out_end.y = NULL;
+    assert_int_equal(reach_two_bone_solve_batch(&b, NULL), REACH_ERROR_INVALID_ARGUMENT);
+    b = batch_of(&s, 1);
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    opt.weight = 3;
+    assert_int_equal(reach_two_bone_solve_batch(&b, &opt), REACH_ERROR_INVALID_ARGUMENT);
+    b.count = 0;
+    assert_int_equal(reach_two_bone_solve_batch(&b, NULL), REACH_OK);
+    const char *isa = reach_batch_isa();
+    assert_true(strcmp(isa, "avx512") == 0 || strcmp(isa, "avx2") == 0 || strcmp(isa, "sse2") == 0 ||
+                strcmp(isa, "neon") == 0 || strcmp(isa, "wasm-simd") == 0 || strcmp(isa, "scalar") == 0);
+    soa_free(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(batch_agrees_with_the_scalar_solver),
+        cmocka_unit_test(edge_lanes_behave_as_the_scalar_solver_says),
+        cmocka_unit_test(solving_in_place_reads_each_lane_before_writing_it),
+        cmocka_unit_test(scalar_batch_equals_the_scalar_solver_bit_for_bit),
+        cmocka_unit_test(bad_batches_are_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
