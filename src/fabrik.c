@@ -99,7 +99,8 @@ static reach_vec3 aim_point(const reach__ik *ik, int c, reach_vec3 p) {
 /* The local rotation for bone b, whose joint now sits at p under a parent rotated parent_rot:
  * aimed at its one moving child, fitted to several, or the effector's wanted rotation; always
  * inside the joint's limits. Returns nonzero when a range clamped. */
-static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_vec3 p, reach_quat *local) {
+static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_vec3 p, const reach_vec3 *aim_all,
+                      reach_quat *local) {
     const reach_skeleton *sk = ik->skeleton;
     reach_joint joint = reach_skeleton_joint(sk, b);
     reach_quat rest = sk->rest[b].rotation;
@@ -108,7 +109,7 @@ static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_v
         int c = ik->children[first];
         reach_quat current = reach_quat_mul(reach_quat_conjugate(parent_rot), ik->rot[b]);
         return reach_joint_aim(&joint, parent_rot, rest, current, ik->local[c].translation,
-                               reach_vec3_sub(aim_point(ik, c, p), p), local);
+                               reach_vec3_sub(aim_all ? *aim_all : aim_point(ik, c, p), p), local);
     }
     reach_quat world = ik->goal_rot[b];
     if (count > 1) {
@@ -125,7 +126,7 @@ static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_v
 
 /* Root outward, by forward kinematics from the rotations placed. Returns nonzero when a joint's
  * range clamped a bone whose rotation matters. */
-static int forward(reach__ik *ik) {
+static int forward(reach__ik *ik, const reach_vec3 *aim_all) {
     const reach_skeleton *sk = ik->skeleton;
     int limited = 0;
     for (int k = 0; k < ik->active_count; ++k) {
@@ -134,7 +135,7 @@ static int forward(reach__ik *ik) {
         reach_vec3 parent_pos = b == ik->root ? ik->above_origin : ik->pos[sk->parents[b]];
         reach_vec3 p = reach_vec3_add(parent_pos, reach_quat_rotate(parent_rot, ik->local[b].translation));
         reach_quat local;
-        int clamped = place_bone(ik, b, parent_rot, p, &local);
+        int clamped = place_bone(ik, b, parent_rot, p, aim_all, &local);
         if (!ik->free_tip[b]) limited |= clamped;
         ik->local[b].rotation = local;
         ik->rot[b] = reach_quat_normalize_safe(reach_quat_mul(parent_rot, local));
@@ -143,11 +144,23 @@ static int forward(reach__ik *ik) {
     return limited;
 }
 
+/* The target of a lone position target when the chain to it is too short to get there, else
+ * NULL. Seed 002's shortcut: such a chain ends straight toward the target, and every bone
+ * aiming at the target from its own joint lays it so at once (as nearly as the limits allow),
+ * where the passes would only approach it. */
+static const reach_vec3 *out_of_reach(const reach__ik *ik) {
+    if (ik->target_count != 1 || ik->targets[0].kind != REACH_TARGET_POSITION) return NULL;
+    const reach_target *t = &ik->targets[0];
+    return reach_vec3_distance(t->position, ik->pos[ik->root]) >= ik->chain_length ? &t->position : NULL;
+}
+
 /* One FABRIK iteration for the shared driver. */
 static int iterate(reach__ik *ik) {
+    const reach_vec3 *aim_all = out_of_reach(ik);
+    if (aim_all) return forward(ik, aim_all);
     reach__ik_update_goals(ik);
     backward(ik);
-    return forward(ik);
+    return forward(ik, NULL);
 }
 
 size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_count) {

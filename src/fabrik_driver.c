@@ -3,10 +3,6 @@
  * chain that is stuck on the line to its target. */
 #include "fabrik_internal.h"
 
-/* An iteration that changes the weighted error by less than this fraction of the tolerance
- * (per unit of target weight) has stalled. */
-#define STALL_RATIO REACH_R(1e-3)
-
 /* A chain lying exactly along the line to its target cannot leave that line: FABRIK only moves
  * joints along lines through them, and CCD's rotations about joints on the line leave a point
  * on it where it is. When a solve stalls short of a target it could reach, it bends the chain
@@ -85,14 +81,17 @@ static reach_real total_weight(const reach__ik *ik) {
 reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
                                  int may_move_root) {
     reach_solve_result r = {0, 0, 0, 0, 0};
-    reach_real stall = STALL_RATIO * ik->tolerance * total_weight(ik);
+    reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous = reach__ik_weighted_error(ik);
     int kicks = 0;
-    while (r.iterations < settings->max_iterations && !reach__ik_measure(ik, &r.residual, &r.angle_residual)) {
+    /* A starting pose outside its joints' limits is solved at least once, so what comes out is
+     * inside them, even when it already reaches. */
+    while (r.iterations < settings->max_iterations &&
+           !(reach__ik_measure(ik, &r.residual, &r.angle_residual) && (r.iterations > 0 || ik->start_inside_limits))) {
         ++r.iterations;
         r.limited = iterate(ik);
         reach_real error = reach__ik_weighted_error(ik);
-        if (reach_fabs(previous - error) > stall) {
+        if (reach_fabs(previous - error) > reach__stall_threshold(stall, previous, error)) {
             previous = error;
             continue;
         }

@@ -9,6 +9,33 @@
 #include "limits_internal.h"
 #include "reach/solver.h"
 
+/* Coordinates beyond this would overflow reach_real when squared and summed. */
+#ifdef REACH_DOUBLE
+#define REACH__COORDINATE_LIMIT 1e150
+#else
+#define REACH__COORDINATE_LIMIT 1e18f
+#endif
+
+/* The default tolerance, as a fraction of the moving chain's length. */
+#define REACH__DEFAULT_TOLERANCE_RATIO REACH_R(1e-4)
+
+/* Nothing closer than a few units in the last place of the coordinates can be promised: the
+ * tolerance is at least this times the largest coordinate in play. */
+#define REACH__TOLERANCE_FLOOR (16 * REACH_REAL_EPSILON)
+
+/* An iteration that changes the (weighted) error by less than this fraction of the tolerance
+ * (per unit of target weight) has stalled. */
+#define REACH__STALL_RATIO REACH_R(1e-3)
+
+/* The change in error below which an iteration has stalled: `floor`, or the rounding noise of
+ * errors this large, whichever is more (an error of 10 in float wobbles by about 1e-6). */
+static inline reach_real reach__stall_threshold(reach_real floor, reach_real before, reach_real after) {
+    return reach_max(floor, 32 * REACH_REAL_EPSILON * reach_max(before, after));
+}
+
+/* A joint counts as satisfied when reach_joint_limit_error is at most this. */
+#define REACH__LIMIT_SLACK (64 * REACH_REAL_EPSILON)
+
 /* ---- scratch ---------------------------------------------------------------------------- */
 
 /* Hands out aligned pieces of the caller's scratch. With base NULL it only counts, so the size
@@ -57,8 +84,9 @@ typedef struct reach__ik {
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
-    reach_real lever;    /* CCD: orientation points sit this far out along the axes */
-    reach_real max_step; /* CCD: largest turn of one joint in one step; 0 none */
+    int start_inside_limits; /* the starting pose's moving bones satisfy their joints */
+    reach_real lever;        /* CCD: orientation points sit this far out along the axes */
+    reach_real max_step;     /* CCD: largest turn of one joint in one step; 0 none */
 } reach__ik;
 
 /* Bytes of scratch a FABRIK or CCD solve needs (0 for a NULL skeleton or a negative count). */

@@ -4,16 +4,6 @@
 
 #include "fabrik_internal.h"
 
-/* Coordinates beyond this would overflow reach_real when squared and summed. */
-#ifdef REACH_DOUBLE
-#define COORDINATE_LIMIT 1e150
-#else
-#define COORDINATE_LIMIT 1e18f
-#endif
-
-/* FABRIK's and CCD's default tolerance, as a fraction of the moving chain's length. */
-#define DEFAULT_TOLERANCE_RATIO REACH_R(1e-4)
-
 /* ---- scratch ---------------------------------------------------------------------------- */
 
 reach__arena reach__arena_make(void *base) {
@@ -212,12 +202,12 @@ static reach_real link_lengths(const reach__ik *ik) {
 
 static int within_range(const reach__ik *ik) {
     for (int k = 0; k < ik->active_count; ++k)
-        if (!(reach_vec3_max_abs(ik->pos[ik->active[k]]) <= COORDINATE_LIMIT)) return 0;
+        if (!(reach_vec3_max_abs(ik->pos[ik->active[k]]) <= REACH__COORDINATE_LIMIT)) return 0;
     for (int j = 0; j < ik->target_count; ++j)
         if (ik->targets[j].kind == REACH_TARGET_POSITION &&
-            !(reach_vec3_max_abs(ik->targets[j].position) <= COORDINATE_LIMIT))
+            !(reach_vec3_max_abs(ik->targets[j].position) <= REACH__COORDINATE_LIMIT))
             return 0;
-    return reach_vec3_max_abs(ik->above_origin) <= COORDINATE_LIMIT;
+    return reach_vec3_max_abs(ik->above_origin) <= REACH__COORDINATE_LIMIT;
 }
 
 /* The largest coordinate in play, for the floor under the tolerance. */
@@ -259,9 +249,12 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     build_active_set(ik);
     /* The solvers turn bones; translations of the moving bones start inside their joints
      * (a prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
+    ik->start_inside_limits = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         reach_joint joint = reach_skeleton_joint(skeleton, b);
+        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &ik->local[b]) > REACH__LIMIT_SLACK)
+            ik->start_inside_limits = 0;
         reach_transform projected = ik->local[b];
         reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
         ik->local[b].translation = projected.translation;
@@ -291,9 +284,10 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->angle_tolerance = settings->angle_tolerance;
     ik->lever = ik->chain_length > 0 ? ik->chain_length : 1;
     ik->max_step = settings->ccd_max_step;
-    reach_real tolerance = settings->tolerance > 0 ? settings->tolerance : DEFAULT_TOLERANCE_RATIO * ik->chain_length;
+    reach_real tolerance =
+        settings->tolerance > 0 ? settings->tolerance : REACH__DEFAULT_TOLERANCE_RATIO * ik->chain_length;
     /* Nothing closer than a few units in the last place of the coordinates can be promised. */
-    ik->tolerance = reach_max(tolerance, 16 * REACH_REAL_EPSILON * extent(ik));
+    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent(ik));
     reach__ik_update_goals(ik);
     return REACH_OK;
 }
@@ -359,8 +353,9 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     reach_solve_result r = reach__ik_run(&ik, &s, iterate, honour_move_root && s.fabrik_move_root);
-    /* Only the moving bones changed. */
-    for (int k = 0; k < ik.active_count; ++k)
+    /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
+     * reaches stays bit for bit, frame after frame. */
+    for (int k = 0; r.iterations > 0 && k < ik.active_count; ++k)
         pose[ik.active[k]] = ik.local[ik.active[k]];
     if (result) *result = r;
     return REACH_OK;

@@ -74,7 +74,7 @@ typedef struct reach_fabrik_2d_chain {
     int bone_count;            /* >= 1 */
     reach_vec2 *joints;        /* bone_count + 1 points, root first: the starting pose, overwritten
                                   with the solution. joints[0] stays put unless the root may move */
-    const reach_real *lengths; /* bone_count lengths > 0; NULL: the distances between the joints */
+    const reach_real *lengths; /* bone_count lengths > 0 (bone i joins joints i and i + 1) */
     /* Angle limits, NULL for none: bone i's direction may turn from bone i-1's direction (for
      * bone 0, from base_direction) by an angle in [min_angle[i], max_angle[i]] within [-π, π]. */
     const reach_real *min_angle;
@@ -86,9 +86,14 @@ typedef struct reach_fabrik_2d_chain {
  * tolerance (0: 1e-4 × chain length) and fabrik_move_root (the root slides toward an
  * unreachable target until the end touches it). The output keeps every length and limit;
  * result (may be NULL) as for reach_fabrik_solve. Errors leave joints untouched: NaN or infinity
- * (REACH_ERROR_NOT_FINITE), a zero length or coincident joints with lengths NULL
- * (REACH_ERROR_ZERO_LENGTH), limits with min > max or outside [-π, π], or a zero base_direction
- * when limited (REACH_ERROR_INVALID_ARGUMENT). */
+ * (REACH_ERROR_NOT_FINITE), a length that is not positive (REACH_ERROR_ZERO_LENGTH), NULL joints
+ * or lengths, only one of the limit arrays, limits with min > max or outside [-π, π], or a zero
+ * base_direction when limited (REACH_ERROR_INVALID_ARGUMENT), coordinates beyond about 1e18
+ * (float) or 1e150 (double) (REACH_ERROR_OUT_OF_RANGE). The joints need not start at the
+ * lengths apart: the first iteration puts them there. Like the 3-D solver, each forward pass
+ * places the first bone so that the next one can close onto where the backward pass left the
+ * rest of the chain (the analytic two-bone step), so reachable targets usually take one or two
+ * iterations. */
 REACH_API reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
                                              const reach_solver_settings *settings, reach_solve_result *result);
 

@@ -1,0 +1,178 @@
+/* FABRIK in 2-D on plain arrays of points, with angle limits relative to the parent bone
+ * (seed 002's form). Everything is checked first; the joints are written only after. */
+#include "fabrik_internal.h"
+#include "reach/fabrik.h"
+
+/* ---- angles between directions ---------------------------------------------------------- */
+
+/* The signed angle from unit a to unit b, counter-clockwise positive: atan2(a × b, a · b). */
+static reach_real turn_between(reach_vec2 a, reach_vec2 b) {
+    return reach_atan2(reach_vec2_cross(a, b), reach_vec2_dot(a, b));
+}
+
+static reach_vec2 rotate(reach_vec2 v, reach_real angle) {
+    reach_real c = reach_cos(angle), s = reach_sin(angle);
+    return reach_vec2_make(c * v.x - s * v.y, s * v.x + c * v.y);
+}
+
+/* The direction nearest `wanted` that turns from `from` by an angle in [lo, hi]. */
+static reach_vec2 limit_turn(reach_vec2 from, reach_vec2 wanted, reach_real lo, reach_real hi, int *clamped) {
+    int outside;
+    reach_real allowed = reach__angle_clamp(turn_between(from, wanted), lo, hi, &outside);
+    if (!outside) return wanted;
+    *clamped = 1;
+    return rotate(from, allowed);
+}
+
+/* ---- checking --------------------------------------------------------------------------- */
+
+static int limited(const reach_fabrik_2d_chain *chain) { return chain->min_angle != NULL; }
+
+static reach_status check_chain(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
+    if (chain->bone_count < 1 || !chain->joints || !chain->lengths) return REACH_ERROR_INVALID_ARGUMENT;
+    if ((chain->min_angle == NULL) != (chain->max_angle == NULL)) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_vec2_is_finite(target)) return REACH_ERROR_NOT_FINITE;
+    reach_real extent = reach_max(reach_fabs(target.x), reach_fabs(target.y));
+    for (int i = 0; i <= chain->bone_count; ++i) {
+        reach_vec2 p = chain->joints[i];
+        if (!reach_vec2_is_finite(p)) return REACH_ERROR_NOT_FINITE;
+        extent = reach_max(extent, reach_max(reach_fabs(p.x), reach_fabs(p.y)));
+    }
+    reach_real total = 0;
+    for (int i = 0; i < chain->bone_count; ++i) {
+        reach_real length = chain->lengths[i];
+        if (!reach_is_finite(length)) return REACH_ERROR_NOT_FINITE;
+        if (!(length > 0)) return REACH_ERROR_ZERO_LENGTH;
+        total += length;
+    }
+    if (!(extent + total <= REACH__COORDINATE_LIMIT)) return REACH_ERROR_OUT_OF_RANGE;
+    if (!limited(chain)) return REACH_OK;
+    if (!reach_vec2_is_finite(chain->base_direction)) return REACH_ERROR_NOT_FINITE;
+    if (!(reach_vec2_length_robust(chain->base_direction) > 0)) return REACH_ERROR_INVALID_ARGUMENT;
+    for (int i = 0; i < chain->bone_count; ++i) {
+        reach_real lo = chain->min_angle[i], hi = chain->max_angle[i];
+        if (!reach_is_finite(lo) || !reach_is_finite(hi)) return REACH_ERROR_NOT_FINITE;
+        if (lo > hi || lo < -REACH_PI || hi > REACH_PI) return REACH_ERROR_INVALID_ARGUMENT;
+    }
+    return REACH_OK;
+}
+
+static reach_status check_settings(const reach_solver_settings *s) {
+    if (s->max_iterations < 0) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!reach_is_finite(s->tolerance)) return REACH_ERROR_NOT_FINITE;
+    return s->tolerance < 0 ? REACH_ERROR_INVALID_ARGUMENT : REACH_OK;
+}
+
+/* ---- the passes ------------------------------------------------------------------------- */
+
+/* The unit direction from a to b; `fallback` where they coincide. */
+static reach_vec2 direction(reach_vec2 a, reach_vec2 b, reach_vec2 fallback) {
+    return reach_vec2_normalize_safe(reach_vec2_sub(b, a), fallback);
+}
+
+static reach_vec2 bone_direction(const reach_fabrik_2d_chain *chain, int i) {
+    return direction(chain->joints[i], chain->joints[i + 1], reach_vec2_make(1, 0));
+}
+
+/* Tip to root. The limit at joint i + 1 (bone i + 1 against bone i) is enforced by turning
+ * bone i: its direction must turn into bone i + 1's by an angle in the range, so it lies in the
+ * range of turns back from bone i + 1's direction. */
+static void backward(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
+    reach_vec2 *j = chain->joints;
+    int n = chain->bone_count;
+    j[n] = target;
+    for (int i = n - 1; i >= 0; --i) {
+        reach_vec2 d = direction(j[i], j[i + 1], bone_direction(chain, i));
+        if (limited(chain) && i + 1 < n) {
+            int ignored = 0;
+            reach_vec2 next = bone_direction(chain, i + 1);
+            /* turn(d → next) ∈ [lo, hi]  ⇔  turn(next → d) ∈ [−hi, −lo] */
+            d = limit_turn(next, d, -chain->max_angle[i + 1], -chain->min_angle[i + 1], &ignored);
+        }
+        j[i] = reach_vec2_sub(j[i + 1], reach_vec2_scale(d, chain->lengths[i]));
+    }
+}
+
+/* Where the middle joint goes so that it sits la from a and lb from e: of the two points where
+ * those circles cross, the one nearer `hint`; `hint` itself when they do not cross. */
+static reach_vec2 two_bone_point(reach_vec2 a, reach_vec2 e, reach_vec2 hint, reach_real la, reach_real lb) {
+    reach_vec2 ae = reach_vec2_sub(e, a);
+    reach_real d = reach_vec2_length(ae);
+    if (!(d > 0) || d > la + lb || d < reach_fabs(la - lb)) return hint;
+    reach_vec2 u = reach_vec2_scale(ae, 1 / d);
+    reach_real x = (d * d + la * la - lb * lb) / (2 * d);
+    reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
+    reach_real side = reach_vec2_cross(u, reach_vec2_sub(hint, a)) < 0 ? -1 : 1;
+    return reach_vec2_add(reach_vec2_add(a, reach_vec2_scale(u, x)), reach_vec2_scale(reach_vec2_perp(u), side * h));
+}
+
+/* Root to tip, with the root pinned and each bone's limit against its parent. Bone 0 aims so
+ * that bone 1 can close onto where the backward pass left joint 2 (see fabrik.h). Returns
+ * nonzero when a limit clamped. */
+static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
+    reach_vec2 *j = chain->joints;
+    int n = chain->bone_count, clamped = 0;
+    reach_vec2 parent = limited(chain) ? reach_vec2_normalize_safe(chain->base_direction, reach_vec2_make(1, 0))
+                                       : reach_vec2_make(1, 0);
+    j[0] = root;
+    for (int i = 0; i < n; ++i) {
+        reach_vec2 aim = j[i + 1];
+        if (i == 0 && n >= 2) aim = two_bone_point(j[0], j[2], j[1], chain->lengths[0], chain->lengths[1]);
+        reach_vec2 d = direction(j[i], aim, bone_direction(chain, i));
+        if (limited(chain)) d = limit_turn(parent, d, chain->min_angle[i], chain->max_angle[i], &clamped);
+        j[i + 1] = reach_vec2_add(j[i], reach_vec2_scale(d, chain->lengths[i]));
+        parent = d;
+    }
+    return clamped;
+}
+
+/* ---- the solve -------------------------------------------------------------------------- */
+
+static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
+    return reach_vec2_length_robust(reach_vec2_sub(chain->joints[chain->bone_count], target));
+}
+
+reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
+                                   const reach_solver_settings *settings, reach_solve_result *result) {
+    REACH_CHECK_ARG(chain);
+    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
+    reach_status st = check_chain(chain, target);
+    if (st != REACH_OK) return st;
+    if ((st = check_settings(&s)) != REACH_OK) return st;
+
+    int n = chain->bone_count;
+    reach_real total = 0, extent = reach_max(reach_fabs(target.x), reach_fabs(target.y));
+    for (int i = 0; i < n; ++i)
+        total += chain->lengths[i];
+    reach_vec2 root = chain->joints[0];
+    extent = reach_max(extent, reach_max(reach_fabs(root.x), reach_fabs(root.y)) + total);
+    reach_real tolerance = s.tolerance > 0 ? s.tolerance : REACH__DEFAULT_TOLERANCE_RATIO * total;
+    tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent);
+
+    reach_solve_result r = {0, 0, 0, 0, 0};
+    /* The starting joints need not be the lengths apart; a forward pass makes them so, and the
+     * pose handed back always comes out of one. */
+    r.limited = forward(chain, root);
+    reach_real previous = miss(chain, target);
+    while (r.iterations < s.max_iterations && miss(chain, target) > tolerance) {
+        ++r.iterations;
+        backward(chain, target);
+        r.limited = forward(chain, root);
+        reach_real now = miss(chain, target);
+        if (reach_fabs(previous - now) > reach__stall_threshold(REACH__STALL_RATIO * tolerance, previous, now)) {
+            previous = now;
+            continue;
+        }
+        if (!s.fabrik_move_root) break;
+        /* Stalled short: slide the whole chain (root included) by what the end lacks. */
+        reach_vec2 shift = reach_vec2_sub(target, chain->joints[n]);
+        root = reach_vec2_add(root, shift);
+        for (int i = 0; i <= n; ++i)
+            chain->joints[i] = reach_vec2_add(chain->joints[i], shift);
+        previous = miss(chain, target);
+    }
+    r.residual = miss(chain, target);
+    r.reached = r.residual <= tolerance;
+    if (result) *result = r;
+    return REACH_OK;
+}

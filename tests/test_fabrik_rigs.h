@@ -1,0 +1,229 @@
+/* Rigs and checks shared by the FABRIK, CCD, limits and round-trip tests: random chains, forward
+ * kinematics in double (so measured bone lengths are not blurred by float world coordinates),
+ * and solving through a scratch buffer fenced with poisoned bytes. */
+#ifndef REACH_TEST_FABRIK_RIGS_H
+#define REACH_TEST_FABRIK_RIGS_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#define RIG_MAX_BONES 80
+
+/* A chain of `links` bones through links + 1 skeleton bones (the last is the end effector, whose
+ * joint is the chain's tip). Each bone's child sits along +y of its frame. */
+typedef struct rig {
+    int parents[RIG_MAX_BONES];
+    reach_transform rest[RIG_MAX_BONES];
+    reach_joint joints[RIG_MAX_BONES];
+    reach_skeleton skeleton;
+    reach_real length; /* sum of the links */
+} rig;
+
+static inline void rig_finish(rig *r, int bone_count, int with_joints) {
+    r->skeleton.bone_count = bone_count;
+    r->skeleton.parents = r->parents;
+    r->skeleton.rest = r->rest;
+    r->skeleton.joints = with_joints ? r->joints : NULL;
+    r->length = 0;
+    for (int i = 0; i < bone_count; ++i) {
+        if (r->parents[i] >= 0) r->length += reach_vec3_length(r->rest[i].translation);
+        if (!with_joints) r->joints[i] = reach_joint_ball();
+    }
+}
+
+/* A random chain: link lengths in [0.5, 1.5] × scale, random rest rotations, ball joints. */
+static inline void rig_random_chain(rig *r, test_rng *rng, int links, reach_real scale) {
+    for (int i = 0; i <= links; ++i) {
+        r->parents[i] = i - 1;
+        reach_real length = i == 0 ? 0 : test_uniform(rng, REACH_R(0.5), REACH_R(1.5)) * scale;
+        r->rest[i] = reach_transform_make(test_unit_quat(rng), reach_vec3_make(0, length, 0));
+        r->joints[i] = reach_joint_ball();
+    }
+    rig_finish(r, links + 1, 0);
+}
+
+/* ---- forward kinematics in double ------------------------------------------------------- */
+
+typedef struct dvec3 {
+    double x, y, z;
+} dvec3;
+
+typedef struct dquat {
+    double x, y, z, w;
+} dquat;
+
+static inline dquat dquat_from(reach_quat q) {
+    double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    dquat d = {q.x / n, q.y / n, q.z / n, q.w / n};
+    return d;
+}
+
+static inline dquat dquat_mul(dquat a, dquat b) {
+    dquat q = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+               a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+    return q;
+}
+
+static inline dvec3 dquat_rotate(dquat q, dvec3 v) {
+    dvec3 t = {2 * (q.y * v.z - q.z * v.y), 2 * (q.z * v.x - q.x * v.z), 2 * (q.x * v.y - q.y * v.x)};
+    dvec3 r = {v.x + q.w * t.x + (q.y * t.z - q.z * t.y), v.y + q.w * t.y + (q.z * t.x - q.x * t.z),
+               v.z + q.w * t.z + (q.x * t.y - q.y * t.x)};
+    return r;
+}
+
+static inline double ddistance(dvec3 a, dvec3 b) {
+    return sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
+}
+
+/* World joint positions of every bone, in double. */
+static inline void rig_positions_double(const reach_skeleton *sk, const reach_transform *pose, dvec3 *out) {
+    dquat rot[RIG_MAX_BONES];
+    for (int i = 0; i < sk->bone_count; ++i) {
+        dquat q = dquat_from(pose[i].rotation);
+        dvec3 t = {pose[i].translation.x, pose[i].translation.y, pose[i].translation.z};
+        int p = sk->parents[i];
+        if (p < 0) {
+            rot[i] = q;
+            out[i] = t;
+        } else {
+            rot[i] = dquat_mul(rot[p], q);
+            dvec3 r = dquat_rotate(rot[p], t);
+            out[i].x = out[p].x + r.x;
+            out[i].y = out[p].y + r.y;
+            out[i].z = out[p].z + r.z;
+        }
+    }
+}
+
+/* The largest relative change of a link length between the rest and a pose, in double. */
+static inline double rig_length_error(const reach_skeleton *sk, const reach_transform *pose) {
+    dvec3 p[RIG_MAX_BONES];
+    rig_positions_double(sk, pose, p);
+    double worst = 0;
+    for (int i = 0; i < sk->bone_count; ++i) {
+        int parent = sk->parents[i];
+        double rest = (double)reach_vec3_length(sk->rest[i].translation);
+        if (parent < 0 || rest == 0) continue;
+        double e = fabs(ddistance(p[i], p[parent]) - rest) / rest;
+        if (e > worst) worst = e;
+    }
+    return worst;
+}
+
+/* The largest change of a link length measured by forward kinematics in reach_real, relative
+ * to the chain's length: the rounding of world coordinates, whatever the solver did. */
+static inline double rig_world_length_error(const reach_skeleton *sk, const reach_transform *pose, reach_real chain) {
+    reach_transform world[RIG_MAX_BONES];
+    reach_forward_kinematics(sk, pose, world);
+    double worst = 0;
+    for (int i = 0; i < sk->bone_count; ++i) {
+        int parent = sk->parents[i];
+        if (parent < 0) continue;
+        double length = (double)reach_vec3_distance(world[i].translation, world[parent].translation);
+        double e = fabs(length - (double)reach_vec3_length(sk->rest[i].translation)) / (double)chain;
+        if (e > worst) worst = e;
+    }
+    return worst;
+}
+
+static inline reach_vec3 rig_joint_position(const reach_skeleton *sk, const reach_transform *pose, int bone) {
+    reach_transform world[RIG_MAX_BONES];
+    reach_forward_kinematics(sk, pose, world);
+    return world[bone].translation;
+}
+
+static inline int rig_pose_is_finite(const reach_skeleton *sk, const reach_transform *pose) {
+    for (int i = 0; i < sk->bone_count; ++i)
+        if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation)) return 0;
+    return 1;
+}
+
+/* A random pose with every joint inside its limits (random local rotations, projected). */
+static inline void rig_random_pose(const reach_skeleton *sk, test_rng *rng, reach_transform *pose) {
+    for (int i = 0; i < sk->bone_count; ++i) {
+        reach_joint joint = reach_skeleton_joint(sk, i);
+        pose[i] = sk->rest[i];
+        pose[i].rotation = reach_quat_mul(sk->rest[i].rotation, test_unit_quat(rng));
+        reach_joint_project_local(&joint, &sk->rest[i], &pose[i]);
+    }
+}
+
+/* ---- solving through fenced scratch ----------------------------------------------------- */
+
+typedef reach_status (*rig_solver)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
+                                   reach_transform *, void *, size_t, reach_solve_result *);
+typedef size_t (*rig_scratch_size)(const reach_skeleton *, int);
+
+#define RIG_FENCE      64
+#define RIG_FENCE_BYTE 0xA5
+
+/* Solves with exactly the scratch the size query asks for, placed one byte past an aligned
+ * address (the solver must cope with any alignment), and fails the test if a single byte past
+ * the end of that region changed. */
+static inline reach_status rig_solve(rig_solver solve, rig_scratch_size size, const reach_skeleton *sk,
+                                     const reach_target *targets, int count, const reach_solver_settings *settings,
+                                     reach_transform *pose, reach_solve_result *result) {
+    size_t need = size(sk, count);
+    unsigned char *block = (unsigned char *)malloc(need + RIG_FENCE + 1);
+    assert_non_null(block);
+    memset(block, RIG_FENCE_BYTE, need + RIG_FENCE + 1);
+    unsigned char *scratch = block + 1;
+    reach_status st = solve(sk, targets, count, settings, pose, scratch, need, result);
+    for (size_t i = need; i < need + RIG_FENCE; ++i)
+        if (scratch[i] != RIG_FENCE_BYTE)
+            fail_msg("solver wrote %zu bytes past its %zu-byte scratch", i - need + 1, need);
+    free(block);
+    return st;
+}
+
+/* ---- reach rate over random reachable targets ------------------------------------------ */
+
+typedef struct rig_stats {
+    long cases, reached, iterations;
+    double worst_length_error; /* relative to the bone, from forward kinematics in double */
+    double worst_world_error;  /* relative to the chain, from forward kinematics in reach_real */
+} rig_stats;
+
+/* Random chains of `links` bones, each solved from its rest pose toward the tip of a random pose
+ * of the same chain (so the target is reachable). Checks every case: a finite pose, lengths
+ * kept, the residual the solver reports is the true one, reached means within tolerance, and
+ * the iteration cap holds. Counts what reached. */
+static inline rig_stats rig_reach_random_targets(rig_solver solve, rig_scratch_size size, int links, int cases,
+                                                 uint64_t seed) {
+    rig_stats stats = {0, 0, 0, 0, 0};
+    test_rng rng = test_rng_make(seed);
+    rig r;
+    reach_transform pose[RIG_MAX_BONES];
+    reach_solver_settings settings = reach_solver_default_settings();
+    for (int c = 0; c < cases; ++c) {
+        rig_random_chain(&r, &rng, links, 1);
+        const reach_skeleton *sk = &r.skeleton;
+        rig_random_pose(sk, &rng, pose);
+        reach_target target = reach_target_position(links, rig_joint_position(sk, pose, links));
+        reach_pose_rest(sk, pose);
+        reach_solve_result result;
+        assert_int_equal(rig_solve(solve, size, sk, &target, 1, &settings, pose, &result), REACH_OK);
+        assert_true(rig_pose_is_finite(sk, pose));
+        double length_error = rig_length_error(sk, pose);
+        if (length_error > stats.worst_length_error) stats.worst_length_error = length_error;
+        double world_error = rig_world_length_error(sk, pose, r.length);
+        if (world_error > stats.worst_world_error) stats.worst_world_error = world_error;
+        dvec3 p[RIG_MAX_BONES];
+        rig_positions_double(sk, pose, p);
+        dvec3 goal = {target.position.x, target.position.y, target.position.z};
+        double tolerance = 1e-4 * (double)r.length;
+        ASSERT_NEAR(result.residual, ddistance(p[links], goal), 1e-3 * tolerance + 4 * TEST_LENGTH_TOL * r.length,
+                    "reported residual");
+        assert_int_equal(result.reached, result.residual <= (reach_real)tolerance);
+        assert_true(result.iterations >= 0 && result.iterations <= settings.max_iterations);
+        stats.cases += 1;
+        stats.reached += result.reached;
+        stats.iterations += result.iterations;
+    }
+    return stats;
+}
+
+#endif
