@@ -1,0 +1,151 @@
+/* Solving allocates nothing. This program is linked with the allocator wrapped
+ * (-Wl,--wrap=malloc,...): every malloc, calloc and realloc made while `counting` is set is
+ * counted, and each solver is called many times inside that window. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static int counting;
+static long allocations;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+
+void *__wrap_malloc(size_t size) {
+    allocations += counting;
+    return __real_malloc(size);
+}
+void *__wrap_calloc(size_t count, size_t size) {
+    allocations += counting;
+    return __real_calloc(count, size);
+}
+void *__wrap_realloc(void *p, size_t size) {
+    allocations += counting;
+    return __real_realloc(p, size);
+}
+
+#define BONES 10
+
+/* A 10-bone chain along +y with hinge and cone joints, and its rest pose. */
+typedef struct chain_rig {
+    int parents[BONES];
+    reach_transform rest[BONES];
+    reach_joint joints[BONES];
+    reach_skeleton skeleton;
+} chain_rig;
+
+static void chain_rig_make(chain_rig *r) {
+    for (int i = 0; i < BONES; ++i) {
+        r->parents[i] = i - 1;
+        r->rest[i] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, i ? REACH_R(0.5) : 0, 0));
+        r->joints[i] = (i % 2) ? reach_joint_hinge(reach_vec3_make(0, 0, 1), -2, 2)
+                               : reach_joint_cone(reach_vec3_make(0, 1, 0), REACH_R(1.2));
+    }
+    r->skeleton.bone_count = BONES;
+    r->skeleton.parents = r->parents;
+    r->skeleton.rest = r->rest;
+    r->skeleton.joints = r->joints;
+}
+
+typedef reach_status (*chain_solver)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
+                                     reach_transform *, void *, size_t, reach_solve_result *);
+
+static void iterative_solvers_allocate_nothing(void **state) {
+    (void)state;
+    chain_rig rig;
+    chain_rig_make(&rig);
+    static unsigned char scratch[1 << 20];
+    const chain_solver solvers[] = {reach_fabrik_solve, reach_ccd_solve, reach_jacobian_solve};
+    const size_t needs[] = {reach_fabrik_scratch_size(&rig.skeleton, 1), reach_ccd_scratch_size(&rig.skeleton, 1),
+                            reach_jacobian_scratch_size(&rig.skeleton, 1)};
+    test_rng rng = test_rng_make(60);
+    for (int s = 0; s < 3; ++s) {
+        assert_true(needs[s] <= sizeof scratch);
+        reach_solver_settings settings = reach_solver_default_settings();
+        settings.restarts = 2;
+        reach_transform pose[BONES];
+        reach_pose_rest(&rig.skeleton, pose);
+        counting = 1;
+        allocations = 0;
+        for (int n = 0; n < 200; ++n) {
+            reach_target target = reach_target_position(BONES - 1, test_in_ball(&rng, 5));
+            reach_solve_result result;
+            reach_status st = solvers[s](&rig.skeleton, &target, 1, &settings, pose, scratch, needs[s], &result);
+            if (st != REACH_OK) break;
+        }
+        counting = 0;
+        assert_int_equal(allocations, 0);
+    }
+}
+
+static void two_bone_and_batch_allocate_nothing(void **state) {
+    (void)state;
+    enum { LIMBS = 1000 };
+    static reach_real v[21][LIMBS];
+    test_rng rng = test_rng_make(61);
+    for (int k = 0; k < 15; ++k)
+        for (int i = 0; i < LIMBS; ++i)
+            v[k][i] = test_uniform(&rng, -1, 1);
+    reach_two_bone_batch batch;
+    memset(&batch, 0, sizeof batch);
+    batch.count = LIMBS;
+    reach_const_vec3_soa in[5];
+    for (int k = 0; k < 5; ++k) {
+        in[k].x = v[3 * k];
+        in[k].y = v[3 * k + 1];
+        in[k].z = v[3 * k + 2];
+    }
+    batch.root = in[0];
+    batch.mid = in[1];
+    batch.end = in[2];
+    batch.target = in[3];
+    batch.pole = in[4];
+    reach_vec3_soa mid = {v[15], v[16], v[17]}, end = {v[18], v[19], v[20]};
+    batch.out_mid = mid;
+    batch.out_end = end;
+    counting = 1;
+    allocations = 0;
+    for (int n = 0; n < 20; ++n)
+        (void)reach_two_bone_solve_batch(&batch, NULL);
+    for (int i = 0; i < LIMBS; ++i) {
+        reach_two_bone_input limb = {
+            reach_vec3_make(v[0][i], v[1][i], v[2][i]),    reach_vec3_make(v[3][i], v[4][i], v[5][i]),
+            reach_vec3_make(v[6][i], v[7][i], v[8][i]),    reach_vec3_make(v[9][i], v[10][i], v[11][i]),
+            reach_vec3_make(v[12][i], v[13][i], v[14][i]), 1};
+        reach_two_bone_output out;
+        (void)reach_two_bone_solve(&limb, NULL, &out);
+    }
+    counting = 0;
+    assert_int_equal(allocations, 0);
+}
+
+static void walker_updates_allocate_nothing(void **state) {
+    (void)state;
+    reach_walker_leg_def legs[8];
+    assert_int_equal(reach_walker_standard_legs(8, REACH_LEG_TWO_BONE, legs), REACH_OK);
+    reach_walker_def def = reach_walker_default_def();
+    static reach_walker walker;
+    assert_int_equal(reach_walker_init(&walker, &def, legs, 8, reach_vec2_make(0, 0), 0), REACH_OK);
+    counting = 1;
+    allocations = 0;
+    for (int frame = 1; frame <= 600; ++frame) {
+        reach_real t = (reach_real)frame * REACH_R(0.016);
+        if (reach_walker_update(&walker, reach_vec2_make(t, 0), 0, REACH_R(0.016)) != REACH_OK) break;
+    }
+    counting = 0;
+    assert_int_equal(allocations, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(iterative_solvers_allocate_nothing),
+        cmocka_unit_test(two_bone_and_batch_allocate_nothing),
+        cmocka_unit_test(walker_updates_allocate_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
