@@ -84,7 +84,7 @@ static reach_status check_target(const reach_skeleton *skeleton, const reach_tar
     int bones = skeleton->bone_count;
     if (t->kind != REACH_TARGET_POSITION && t->kind != REACH_TARGET_MEET) return REACH_ERROR_INVALID_ARGUMENT;
     if (t->bone < 0 || t->bone >= bones) return REACH_ERROR_INVALID_ARGUMENT;
-    if (t->kind == REACH_TARGET_MEET && (t->meet_bone < 0 || t->meet_bone >= bones))
+    if (t->kind == REACH_TARGET_MEET && (t->meet_bone < 0 || t->meet_bone >= bones || t->meet_bone == t->bone))
         return REACH_ERROR_INVALID_ARGUMENT;
     if (!reach_is_finite(t->weight)) return REACH_ERROR_NOT_FINITE;
     if (!(t->weight > 0)) return REACH_ERROR_INVALID_ARGUMENT;
