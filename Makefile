@@ -25,12 +25,12 @@ endef
 
 # Float (the default), double, and a sanitizer build (AddressSanitizer + UBSan, with clang).
 test-core: deps-build+test+cli format-check lint
-	$(call build,build/float,)
+	$(call build,build/float,-DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/float --output-on-failure -j$(JOBS)
 	scripts/test-packaging.sh build/float
-	$(call build,build/double,-DREACH_DOUBLE=ON)
+	$(call build,build/double,-DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/double --output-on-failure -j$(JOBS)
-	$(call build,build/asan,-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined)
+	$(call build,build/asan,-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/asan --output-on-failure -j$(JOBS)
 
 # ThreadSanitizer on the tests that solve from several threads at once.

@@ -286,8 +286,7 @@ reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const re
     REACH_CHECK_ARG(in && out);
     if (in->bend != REACH_BEND_CCW && in->bend != REACH_BEND_CW) return REACH_ERROR_INVALID_ARGUMENT;
     reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
-    int want_rotations = opt.rotations;
-    opt.rotations = 1; /* the 2-D rotations come from the 3-D ones, about +z */
+    int want_rotations = opt.rotations; /* the 2-D rotations come from the 3-D ones, about +z */
     core_input c;
     c.root = lift(in->root);
     c.mid = lift(in->mid);

@@ -12,6 +12,18 @@ static int transform_is_finite(reach_transform t) {
 
 static int quat_has_length(reach_quat q) { return reach_quat_dot(q, q) > 0; }
 
+/* Renormalises a product of unit quaternions (its length is 1 to rounding): plain 1/sqrt. */
+static reach_quat unit(reach_quat q) {
+    reach_real inv = 1 / reach_sqrt(reach_quat_dot(q, q));
+    return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+}
+
+/* Plain distance where its square is in range, the robust one otherwise. */
+static reach_real distance(reach_vec3 a, reach_vec3 b) {
+    reach_real d = reach_vec3_distance(a, b);
+    return reach_is_finite(d) ? d : reach_vec3_length_robust(reach_vec3_sub(a, b));
+}
+
 reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_options *options,
                                       reach_two_bone_rig_output *out) {
     REACH_CHECK_ARG(in && out);
@@ -55,8 +67,8 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     reach_two_bone_rig_output r;
     reach_quat new_root = reach_quat_mul(solved.root_rotation, r_root);
     reach_quat new_upper_frame = reach_quat_mul(reach_quat_mul(solved.mid_rotation, solved.root_rotation), upper_frame);
-    r.root_rotation = reach_quat_normalize_safe(new_root);
-    r.mid_rotation = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(new_root), new_upper_frame));
+    r.root_rotation = unit(new_root);
+    r.mid_rotation = unit(reach_quat_mul(reach_quat_conjugate(new_root), new_upper_frame));
 
     /* The end keeps its frame in the parent's space (so its world rotation), or takes the
      * asked-for world rotation brought into that space. */
@@ -65,7 +77,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
         reach_mat3 wanted = reach_mat3_from_quat(reach_quat_normalize_safe(in->end_orientation));
         end_frame = reach_quat_from_mat3(reach_mat3_mul(to_parent.linear, wanted));
     }
-    r.end_rotation = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(new_upper_frame), end_frame));
+    r.end_rotation = unit(reach_quat_mul(reach_quat_conjugate(new_upper_frame), end_frame));
 
     reach_real upper_length = reach_vec3_distance(mid, root), lower_length = reach_vec3_distance(end, mid);
     r.mid_translation = reach_vec3_scale(in->mid_local.translation, solved.upper_length / upper_length);
@@ -78,15 +90,17 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     r.mid = reach_affine_point(in->parent_world, new_mid);
     r.end = reach_affine_point(in->parent_world, new_end);
     if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end)) return REACH_ERROR_OUT_OF_RANGE;
-    r.residual = reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+    r.residual = distance(in->target, r.end);
     if (!reach_is_finite(r.residual)) return REACH_ERROR_OUT_OF_RANGE;
 
-    reach_vec3 world_root = reach_affine_point(in->parent_world, root);
-    reach_vec3 world_mid = reach_affine_point(in->parent_world, mid);
-    reach_vec3 world_end = reach_affine_point(in->parent_world, end);
-    reach_real world_chain = reach_vec3_length_robust(reach_vec3_sub(world_mid, world_root)) +
-                             reach_vec3_length_robust(reach_vec3_sub(world_end, world_mid));
-    reach_real tolerance = opt.tolerance > 0 ? opt.tolerance : REACH_R(1e-4) * world_chain;
+    reach_real tolerance = opt.tolerance;
+    if (!(tolerance > 0)) {
+        /* 1e-4 of the chain's length as the world sees it (the parent may scale it). */
+        reach_vec3 world_root = reach_affine_point(in->parent_world, root);
+        reach_vec3 world_mid = reach_affine_point(in->parent_world, mid);
+        reach_vec3 world_end = reach_affine_point(in->parent_world, end);
+        tolerance = REACH_R(1e-4) * (distance(world_mid, world_root) + distance(world_end, world_mid));
+    }
     r.reached = r.residual <= tolerance;
     *out = r;
     return REACH_OK;

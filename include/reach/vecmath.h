@@ -248,7 +248,9 @@ static inline reach_quat reach_quat_shortest_arc(reach_vec3 from, reach_vec3 to)
         return reach_quat_make(axis.x, axis.y, axis.z, 0);
     }
     reach_vec3 c = reach_vec3_cross(from, to);
-    return reach_quat_normalize_safe(reach_quat_make(c.x, c.y, c.z, w));
+    /* w > eps^2 keeps |q|^2 > eps^4, far above the smallest normal number: plain 1/sqrt. */
+    reach_real inv = 1 / reach_sqrt(reach_vec3_dot(c, c) + w * w);
+    return reach_quat_make(c.x * inv, c.y * inv, c.z * inv, w * inv);
 }
 
 /* Rotation angle of a unit quaternion, in [0, pi]. atan2 keeps it accurate near 0 and pi. */
