@@ -105,7 +105,14 @@ static void check_lanes(const soa *s, int poles, const reach_two_bone_options *o
         }
         reach_real chain = reach_vec3_distance(in.mid, in.root) + reach_vec3_distance(in.end, in.mid);
         reach_real tol = TEST_REACH_TOL * 16 * chain;
-        ASSERT_VEC3_NEAR(reach_vec3_make(s->out[0][i], s->out[1][i], s->out[2][i]), out.mid, tol, "batch mid");
+        /* The mid joint is ill-conditioned where the limb is nearly straight or folded: its
+         * height h off the root→end line moves by about eps·L²/h for a rounding of eps in the
+         * foot. Two correct solvers may differ by that much there. */
+        reach_vec3 axis = reach_vec3_normalize_safe(reach_vec3_sub(out.end, in.root), reach_vec3_make(1, 0, 0));
+        reach_real h = reach_vec3_length(reach_vec3_reject(reach_vec3_sub(out.mid, in.root), axis));
+        reach_real floor_h = reach_sqrt(REACH_REAL_EPSILON) * chain;
+        reach_real mid_tol = tol + 16 * REACH_REAL_EPSILON * chain * chain / reach_max(h, floor_h);
+        ASSERT_VEC3_NEAR(reach_vec3_make(s->out[0][i], s->out[1][i], s->out[2][i]), out.mid, mid_tol, "batch mid");
         ASSERT_VEC3_NEAR(reach_vec3_make(s->out[3][i], s->out[4][i], s->out[5][i]), out.end, tol, "batch end");
         ASSERT_NEAR(s->residual[i], out.residual, tol, "batch residual");
         /* Reached may differ only where the residual sits on the tolerance itself. */
