@@ -235,8 +235,7 @@ static void track_effectors(reach__ik *ik) {
     }
 }
 
-/* One sweep, tips to root, for the shared driver. */
-static int iterate(reach__ik *ik) {
+int reach__ccd_sweep(reach__ik *ik) {
     int limited = 0;
     track_effectors(ik);
     for (int k = ik->active_count - 1; k >= 0; --k)
@@ -252,5 +251,6 @@ size_t reach_ccd_scratch_size(const reach_skeleton *skeleton, int target_count) 
 reach_status reach_ccd_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result) {
-    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result, iterate, 0);
+    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result,
+                           reach__ccd_sweep, NULL, 0);
 }

@@ -170,5 +170,6 @@ size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_coun
 reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                                 const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                 size_t scratch_size, reach_solve_result *result) {
-    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result, iterate, 1);
+    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result, iterate,
+                           reach__ccd_sweep, 1);
 }

@@ -79,7 +79,7 @@ static reach_real total_weight(const reach__ik *ik) {
 }
 
 reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
-                                 int may_move_root) {
+                                 int (*polish)(reach__ik *ik), int may_move_root) {
     reach_solve_result r = {0, 0, 0, 0, 0};
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous = reach__ik_weighted_error(ik);
@@ -91,6 +91,12 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
         ++r.iterations;
         r.limited = iterate(ik);
         reach_real error = reach__ik_weighted_error(ik);
+        if (polish && iterate != polish && 2 * r.iterations >= settings->max_iterations) {
+            /* Half the budget gone without reaching: let the polish have the rest. */
+            iterate = polish;
+            previous = error;
+            continue;
+        }
         if (reach_fabs(previous - error) > reach__stall_threshold(stall, previous, error)) {
             previous = error;
             continue;
@@ -101,6 +107,8 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
         } else if (missed >= 0 && kicks < MAX_KICKS) {
             kick(ik, missed);
             ++kicks;
+        } else if (polish && iterate != polish) {
+            iterate = polish;
         } else {
             break;
         }

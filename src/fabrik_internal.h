@@ -92,13 +92,16 @@ typedef struct reach__ik {
 /* Bytes of scratch a FABRIK or CCD solve needs (0 for a NULL skeleton or a negative count). */
 size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count);
 
-/* The whole solve FABRIK and CCD share: check, lay out the scratch, start, run the loop with
- * `iterate` as one iteration, and write the pose. honour_move_root: settings.fabrik_move_root
- * applies (FABRIK). */
+/* The whole solve FABRIK and CCD share: check, lay out the scratch, start, run the loop (see
+ * reach__ik_run) and write the pose. honour_move_root: settings.fabrik_move_root applies. */
 reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
-                             int honour_move_root);
+                             int (*polish)(reach__ik *ik), int honour_move_root);
+
+/* One CCD sweep, tips to root (ccd.c); FABRIK polishes with it. Returns nonzero when a range
+ * clamped. */
+int reach__ccd_sweep(reach__ik *ik);
 
 /* Forward kinematics for the active bones from their working local transforms. */
 void reach__ik_forward(reach__ik *ik);
@@ -121,10 +124,11 @@ reach_real reach__ik_weighted_error(const reach__ik *ik);
 
 /* The iteration loop: calls iterate(ik) (one iteration; returns nonzero when a joint range
  * clamped) until every target is within tolerance, settings->max_iterations is reached, or the
- * solve stalls. A stalled solve moves the root when may_move_root (FABRIK's option), else bends
- * a chain stuck on the line to a target it could reach (twice at most), else stops. */
+ * solve stalls. A stalled solve moves the root when may_move_root (FABRIK's option); else bends
+ * a chain stuck on the line to a target it could reach (twice at most); else, once, goes on
+ * with `polish` (may be NULL) as its iteration; else stops. */
 reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
-                                 int may_move_root);
+                                 int (*polish)(reach__ik *ik), int may_move_root);
 
 /* Nonzero when `ancestor` is `bone` or lies on the path from bone up to its skeleton root. */
 int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone);
