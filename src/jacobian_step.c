@@ -19,6 +19,10 @@
 /* The null-space goal is this fraction of the way back to rest per iteration. */
 #define NULL_SPACE_GAIN REACH_R(0.5)
 
+/* The null-space step is at most this many times the normalised error |e|: its second-order
+ * effect on the targets, O(step²), then stays below the error itself as the solve converges. */
+#define NULL_SPACE_ERROR_RATIO REACH_R(4.0)
+
 /* How often a step may be recomputed after locking joints that it pushed past their limits. */
 #define LOCK_ROUNDS 3
 
@@ -158,7 +162,7 @@ static void add_null_space_step(const jac_problem *p, const jac_state *state, ja
         for (int c = 0; c < columns; ++c)
             z[c] -= along * v_i[c];
     }
-    clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, reach_sqrt(state->error_sq)));
+    clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, NULL_SPACE_ERROR_RATIO * reach_sqrt(state->error_sq)));
     for (int c = 0; c < columns; ++c)
         ws->step[c] += z[c];
 }

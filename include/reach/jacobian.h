@@ -43,7 +43,8 @@
  * motion. With settings.null_space, the SVD methods also move the redundant degrees of freedom,
  * in J's null space (to first order invisible to the targets), toward the rest pose; hinge and
  * prismatic joints aim at their rest value kept a tenth of their range inside the limits. That
- * motion is capped by the current error, so it fades out as the solve converges. The transpose
+ * motion is capped at four times the current (normalised) error, so it fades out as the solve
+ * converges and never keeps it from converging. The transpose
  * method ignores null_space (it computes no SVD).
  *
  * Robustness: settings.max_iterations caps the iterations of the whole solve. With
