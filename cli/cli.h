@@ -3,6 +3,7 @@
  *   reach solve FILE|-                          one request, one result
  *   reach solve --jsonl FILE|- [--rig RIGFILE]  one request per line, one result per line
  *   reach fk FILE|-                             forward kinematics of a rig and joint values
+ *   reach walk [--legs N] [--frames N] ...      the standard walker, one JSON object per frame
  *   reach --help | --version
  *
  * Results and errors go to out as JSON (one object per line), and each error also as one line

@@ -18,7 +18,8 @@ static int add_outcome(cJSON *result, const cli_request *request, const reach_so
            cJSON_AddNumberToObject(result, "iterations", outcome->iterations) &&
            cJSON_AddNumberToObject(result, "residual", (double)outcome->residual) &&
            (!has_orientation_target(request) ||
-            cJSON_AddNumberToObject(result, "angle_residual", (double)outcome->angle_residual));
+            cJSON_AddNumberToObject(result, "angle_residual", (double)outcome->angle_residual)) &&
+           (!request->solver->applies_limits || cJSON_AddBoolToObject(result, "limited", outcome->limited));
 }
 
 static cJSON *solve(cli_request *request, cli_error *err) {

@@ -149,3 +149,13 @@ int jr_get_string(const cJSON *obj, const char *path, const char *key, int requi
     *out = item->valuestring;
     return 1;
 }
+
+int jr_get_bool(const cJSON *obj, const char *path, const char *key, int *out, cli_error *err) {
+    char field_path[CLI_PATH_SIZE];
+    const cJSON *item;
+    if (!field(obj, path, key, 0, &item, field_path, sizeof field_path, err)) return 0;
+    if (!item) return 1;
+    if (!cJSON_IsBool(item)) return cli_fail(err, "%s: expected true or false, got %s", field_path, jr_type_name(item));
+    *out = cJSON_IsTrue(item);
+    return 1;
+}

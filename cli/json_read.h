@@ -51,5 +51,7 @@ int jr_get_int(const cJSON *obj, const char *path, const char *key, int min, int
 int jr_get_vec3(const cJSON *obj, const char *path, const char *key, int required, reach_vec3 *out, cli_error *err);
 int jr_get_quat(const cJSON *obj, const char *path, const char *key, int required, reach_quat *out, cli_error *err);
 int jr_get_string(const cJSON *obj, const char *path, const char *key, int required, const char **out, cli_error *err);
+/* true or false into *out (1 or 0); optional. */
+int jr_get_bool(const cJSON *obj, const char *path, const char *key, int *out, cli_error *err);
 
 #endif

@@ -42,9 +42,11 @@ static int read_solver(const cJSON *json, cli_request *request, cli_error *err) 
     request->solver = solver;
     request->solver_json = solver_json;
     reach_solver_settings *s = &request->settings;
-    /* tolerance 0 stands for "the solver's default", so it is read as optional and positive. */
+    /* tolerance and max_iterations 0 stand for "the solver's default", so they are read as
+     * optional and positive. */
     reach_real tolerance = 1;
     int has_tolerance = jr_get(solver_json, "tolerance") != NULL;
+    s->max_iterations = 0;
     if (!jr_get_int(solver_json, "solver", "max_iterations", 1, 1000000, &s->max_iterations, err) ||
         !read_positive(solver_json, "tolerance", &tolerance, err) ||
         !read_positive(solver_json, "angle_tolerance", &s->angle_tolerance, err))
@@ -64,15 +66,34 @@ static int read_bone_name(const cJSON *obj, const char *path, const char *key, c
     return cli_fail(err, "%s: no bone named '%s'", field_path, name);
 }
 
-static const char *const target_fields[] = {"bone", "position", "orientation", "pole", "weight", NULL};
+static const char *const target_fields[] = {"bone", "position", "meet", "orientation", "pole", "weight", NULL};
+
+/* A closed loop: the target's bone and the "meet" bone come together wherever the solve puts
+ * them, so a meeting has no position, orientation or pole of its own. */
+static int read_meet(const cJSON *json, const char *path, const cli_rig *rig, cli_target *target, cli_error *err) {
+    static const char *const excluded[] = {"position", "orientation", "pole"};
+    for (size_t k = 0; k < sizeof excluded / sizeof excluded[0]; k++)
+        if (jr_get(json, excluded[k]))
+            return cli_fail(err, "%s: \"meet\" and \"%s\" exclude each other (two bones meet wherever they can)", path,
+                            excluded[k]);
+    int meet = -1;
+    if (!read_bone_name(json, path, "meet", rig, &meet, err)) return 0;
+    if (meet == target->goal.bone)
+        return cli_fail(err, "%s.meet: bone '%s' cannot meet itself", path, rig->names[meet]);
+    target->goal.kind = REACH_TARGET_MEET;
+    target->goal.meet_bone = meet;
+    return 1;
+}
 
 static int read_target(const cJSON *json, const char *path, const cli_rig *rig, cli_target *target, cli_error *err) {
     if (!jr_object(json, path, err) || !jr_check_fields(json, path, target_fields, err)) return 0;
     int bone = -1;
     reach_vec3 position = reach_vec3_zero();
-    if (!read_bone_name(json, path, "bone", rig, &bone, err) || !jr_get_vec3(json, path, "position", 1, &position, err))
-        return 0;
+    if (!read_bone_name(json, path, "bone", rig, &bone, err)) return 0;
+    int meets = jr_get(json, "meet") != NULL;
+    if (!meets && !jr_get_vec3(json, path, "position", 1, &position, err)) return 0;
     target->goal = reach_target_position(bone, position);
+    if (meets && !read_meet(json, path, rig, target, err)) return 0;
     target->goal.use_orientation = jr_get(json, "orientation") != NULL;
     target->use_pole = jr_get(json, "pole") != NULL;
     if (!jr_get_quat(json, path, "orientation", 0, &target->goal.orientation, err) ||
@@ -172,13 +193,19 @@ int cli_pose_read(const cJSON *json, const cli_rig *rig, reach_transform *pose, 
     return ok;
 }
 
+/* Where a target wants its bone's joint: its position, or the joint of the bone it meets. */
+static reach_vec3 goal_point(const reach_target *goal, const reach_transform *world) {
+    return goal->kind == REACH_TARGET_MEET ? world[goal->meet_bone].translation : goal->position;
+}
+
 void cli_measure_targets(const cli_request *request, const reach_transform *world, reach_real tolerance,
                          reach_solve_result *result) {
     reach_real residual = 0, angle_residual = 0;
     for (int i = 0; i < request->target_count; i++) {
         const reach_target *goal = &request->targets[i].goal;
         reach_transform effector = world[goal->bone];
-        residual = reach_max(residual, reach_vec3_length_robust(reach_vec3_sub(effector.translation, goal->position)));
+        reach_vec3 offset = reach_vec3_sub(effector.translation, goal_point(goal, world));
+        residual = reach_max(residual, reach_vec3_length_robust(offset));
         if (goal->use_orientation)
             angle_residual = reach_max(angle_residual, reach_quat_angle_between(effector.rotation, goal->orientation));
     }

@@ -11,8 +11,8 @@
 struct cli_solver;
 
 typedef struct cli_target {
-    /* bone, position, orientation (use_orientation) and weight (>= 0; each solver says what it
-     * means: a blend for two_bone). */
+    /* bone, position or (kind REACH_TARGET_MEET) meet_bone, orientation (use_orientation) and
+     * weight (>= 0; each solver says what it means: a blend for two_bone). */
     reach_target goal;
     reach_vec3 pole; /* world point the middle joint bends toward, when use_pole */
     int use_pole;
@@ -22,8 +22,9 @@ typedef struct cli_request {
     const cli_rig *rig;
     const struct cli_solver *solver;
     const cJSON *solver_json; /* the "solver" object, for the solver's own options */
-    /* The options every solver shares: max_iterations, tolerance (0: the solver's default of
-     * 1e-4 × chain length), angle_tolerance, and root_bone (from "chain_root", -1 if absent). */
+    /* The options every solver shares: max_iterations (0: the solver's default), tolerance (0:
+     * the solver's default of 1e-4 × chain length), angle_tolerance, and root_bone (from
+     * "chain_root", -1 if absent). */
     reach_solver_settings settings;
     int target_count;
     cli_target *targets;
@@ -39,8 +40,9 @@ void cli_request_free(cli_request *request);
 int cli_pose_read(const cJSON *json, const cli_rig *rig, reach_transform *pose, cli_error *err);
 
 /* Measures how far the pose (as world transforms) is from the targets: the largest distance
- * and angle left, and whether all are within tolerance (position) and
- * settings.angle_tolerance. Iterations are the solver's to fill. */
+ * (to a target's position, or between the two joints of a meeting) and angle left, and whether
+ * all are within tolerance (position) and settings.angle_tolerance. Iterations are the
+ * solver's to fill. */
 void cli_measure_targets(const cli_request *request, const reach_transform *world, reach_real tolerance,
                          reach_solve_result *result);
 

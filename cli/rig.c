@@ -11,11 +11,10 @@ int cli_rig_read(const cJSON *json, cli_rig *rig, cli_error *err) {
     const cJSON *bones = jr_get(json, "bones");
     const cJSON *dh = jr_get(json, "dh");
     if (bones && dh) return cli_fail(err, "rig: give either \"bones\" or \"dh\", not both");
-    if (dh) return cli_fail(err, "rig.dh: Denavit-Hartenberg rigs are not supported yet; give the rig as \"bones\"");
-    if (!bones) return cli_fail(err, "rig: expected a \"bones\" array");
+    if (!bones && !dh) return cli_fail(err, "rig: expected a \"bones\" array or a \"dh\" table");
     static const char *const fields[] = {"bones", "dh", NULL};
     if (!jr_check_fields(json, "rig", fields, err)) return 0;
-    if (cli_rig_read_bones(bones, rig, err)) return 1;
+    if (bones ? cli_rig_read_bones(bones, rig, err) : cli_rig_read_dh(dh, rig, err)) return 1;
     cli_rig_free(rig);
     return 0;
 }

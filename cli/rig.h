@@ -1,6 +1,6 @@
 /* A rig read from JSON: the skeleton arrays the library works on, plus the bone names the
- * request and the result refer to. Rigs come as a bone list ("bones", rig_bones.c); other
- * descriptions (Denavit–Hartenberg tables) are read into the same arrays by a reader beside it. */
+ * request and the result refer to. Rigs come as a bone list ("bones", rig_bones.c) or as a
+ * Denavit–Hartenberg table ("dh", rig_dh.c), read into the same arrays. */
 #ifndef REACH_CLI_RIG_H
 #define REACH_CLI_RIG_H
 
@@ -34,8 +34,14 @@ int cli_rig_validate(const cli_rig *rig, cli_error *err);
 
 /* The readers, one per rig description. */
 int cli_rig_read_bones(const cJSON *bones, cli_rig *rig, cli_error *err);
+/* A Denavit–Hartenberg table (rig_dh.c), through reach_dh_build. */
+int cli_rig_read_dh(const cJSON *dh, cli_rig *rig, cli_error *err);
 /* A bone's "joint" object (path names it in messages). */
 int cli_joint_read(const cJSON *json, const char *path, reach_joint *out, cli_error *err);
+/* A joint's "min" and "max", ordered; when not required, absent ones keep the values passed in. */
+int cli_range_read(const cJSON *json, const char *path, int required, reach_real *min, reach_real *max, cli_error *err);
+/* A rotation's "min" and "max": optional (default [-pi, pi]), within [-2pi, 2pi]. */
+int cli_angle_range_read(const cJSON *json, const char *path, reach_real *min, reach_real *max, cli_error *err);
 /* "hinge", "cone", ... as the rig writes it. */
 const char *cli_joint_type_name(reach_joint_type type);
 

@@ -14,9 +14,8 @@ static int read_axis(const cJSON *json, const char *path, reach_vec3 *axis, cli_
     return 1;
 }
 
-/* "min" and "max", ordered; when not required, absent ones keep the values passed in. */
-static int read_range(const cJSON *json, const char *path, int required, reach_real *min, reach_real *max,
-                      cli_error *err) {
+int cli_range_read(const cJSON *json, const char *path, int required, reach_real *min, reach_real *max,
+                   cli_error *err) {
     if (!jr_get_number(json, path, "min", required, min, err) || !jr_get_number(json, path, "max", required, max, err))
         return 0;
     if (*min > *max) return cli_fail(err, "%s: min (%g) is greater than max (%g)", path, *min, *max);
@@ -35,13 +34,20 @@ static int read_fixed(const cJSON *json, const char *path, reach_joint *out, cli
     return 1;
 }
 
-/* Without limits a hinge turns freely: [-pi, pi] covers every angle once. */
+/* Without limits a joint turns freely: [-pi, pi] covers every angle once. */
+int cli_angle_range_read(const cJSON *json, const char *path, reach_real *min, reach_real *max, cli_error *err) {
+    *min = -REACH_PI;
+    *max = REACH_PI;
+    if (!cli_range_read(json, path, 0, min, max, err)) return 0;
+    if (*min < -2 * REACH_PI || *max > 2 * REACH_PI)
+        return cli_fail(err, "%s: hinge limits must lie within [-2*pi, 2*pi] radians", path);
+    return 1;
+}
+
 static int read_hinge(const cJSON *json, const char *path, reach_joint *out, cli_error *err) {
     reach_vec3 axis;
-    reach_real min = -REACH_PI, max = REACH_PI;
-    if (!read_axis(json, path, &axis, err) || !read_range(json, path, 0, &min, &max, err)) return 0;
-    if (min < -2 * REACH_PI || max > 2 * REACH_PI)
-        return cli_fail(err, "%s: hinge limits must lie within [-2*pi, 2*pi] radians", path);
+    reach_real min, max;
+    if (!read_axis(json, path, &axis, err) || !cli_angle_range_read(json, path, &min, &max, err)) return 0;
     *out = reach_joint_hinge(axis, min, max);
     return 1;
 }
@@ -50,7 +56,7 @@ static int read_hinge(const cJSON *json, const char *path, reach_joint *out, cli
 static int read_prismatic(const cJSON *json, const char *path, reach_joint *out, cli_error *err) {
     reach_vec3 axis;
     reach_real min = 0, max = 0;
-    if (!read_axis(json, path, &axis, err) || !read_range(json, path, 1, &min, &max, err)) return 0;
+    if (!read_axis(json, path, &axis, err) || !cli_range_read(json, path, 1, &min, &max, err)) return 0;
     *out = reach_joint_prismatic(axis, min, max);
     return 1;
 }

@@ -9,10 +9,11 @@
 #include "json_read.h"
 #include "result.h"
 #include "solvers.h"
+#include "walk.h"
 #include "reach/config.h"
 
 typedef struct cli_args {
-    const char *command; /* "solve" or "fk" */
+    const char *command; /* "solve" or "fk" ("walk" has options of its own) */
     const char *file;
     const char *rig_file; /* --rig */
     int jsonl;            /* --jsonl */
@@ -25,6 +26,7 @@ static void print_help(FILE *out) {
             "usage: reach solve FILE|-\n"
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
+            "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
             "\n"
             "Inverse kinematics on a rig described in JSON; results are printed as JSON.\n"
@@ -34,11 +36,17 @@ static void print_help(FILE *out) {
             "  --rig RIGFILE    the rig for requests that leave out \"rig\"\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
             "  -                read standard input instead of a file\n"
+            "  walk             the standard creature walking; one JSON object per frame\n"
+            "    --legs N       2 to %d, even (default 8)\n"
+            "    --frames N     frames to print (default 600)\n"
+            "    --dt SECONDS   time per frame, at most 1 (default 0.016)\n"
+            "    --path PATH    circle, line or figure8 (default circle)\n"
+            "    --terrain T    flat, waves or steps (default flat)\n"
             "\n"
             "Solver types: %s.\n"
             "Exit status: 0 success, 1 a request failed, 2 bad usage.\n"
             "Request and result formats: docs/cli.md.\n",
-            solvers);
+            REACH_WALKER_MAX_LEGS, solvers);
 }
 
 #if defined(__GNUC__)
@@ -146,6 +154,19 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
     return status;
 }
 
+static int run_walk(int argc, char **argv, FILE *out, FILE *err) {
+    cli_walk_options options;
+    cli_error error = {""};
+    if (!cli_walk_parse(argc, argv, 2, &options, &error)) return usage_error(out, err, "%s", error.message);
+    if (options.help) {
+        print_help(out);
+        return REACH_CLI_EXIT_OK;
+    }
+    if (cli_walk_run(&options, out, &error)) return REACH_CLI_EXIT_OK;
+    cli_print_error(out, err, 0, error.message);
+    return REACH_CLI_EXIT_FAILED;
+}
+
 int reach_cli_run(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
     if (argc < 2) return usage_error(out, err, "missing command");
     const char *command = argv[1];
@@ -157,8 +178,9 @@ int reach_cli_run(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
         fprintf(out, "reach %s (%s precision)\n", reach_version(), reach_precision());
         return REACH_CLI_EXIT_OK;
     }
+    if (strcmp(command, "walk") == 0) return run_walk(argc, argv, out, err);
     if (strcmp(command, "solve") != 0 && strcmp(command, "fk") != 0)
-        return usage_error(out, err, "unknown command '%s' (expected solve or fk)", command);
+        return usage_error(out, err, "unknown command '%s' (expected solve, fk or walk)", command);
     cli_args args = {command, NULL, NULL, 0};
     int status = parse_args(argc, argv, &args, out, err);
     return status >= 0 ? status : run_command(&args, in, out, err);

@@ -100,6 +100,8 @@ int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *
     reach_two_bone_options options;
     if (request->target_count != 1)
         return cli_fail(err, "targets: two_bone takes exactly one target, got %d", request->target_count);
+    if (request->targets[0].goal.kind == REACH_TARGET_MEET)
+        return cli_fail(err, "targets[0].meet: two_bone reaches for a position; fabrik, ccd and jacobian close loops");
     if (!find_limb(request, chain, err) || !read_options(request, &options, err) || !check_lengths(request, chain, err))
         return 0;
     reach_transform *world = malloc((size_t)rig->bone_count * sizeof *world);

@@ -5,9 +5,15 @@
 const char *const cli_solver_common_fields[] = {"type", "max_iterations", "tolerance", "angle_tolerance", NULL};
 
 static const char *const two_bone_options[] = {"soft_distance", "max_stretch", NULL};
+static const char *const fabrik_options[] = {"move_root", NULL};
+static const char *const ccd_options[] = {"max_step", NULL};
+static const char *const jacobian_options[] = {"method", "damping", "null_space", "restarts", "seed", NULL};
 
 static const cli_solver solvers[] = {
-    {"two_bone", two_bone_options, cli_solve_two_bone},
+    {"two_bone", two_bone_options, cli_solve_two_bone, 0},
+    {"fabrik", fabrik_options, cli_solve_fabrik, 1},
+    {"ccd", ccd_options, cli_solve_ccd, 1},
+    {"jacobian", jacobian_options, cli_solve_jacobian, 1},
 };
 
 const cli_solver *cli_solver_find(const char *type) {

@@ -15,6 +15,9 @@ typedef struct cli_solver {
     /* Solves request->pose in place and fills result. May append strings to warnings (a JSON
      * array) for things the user should know, such as limits it does not apply. */
     int (*solve)(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
+    /* Nonzero for the solvers that apply joint limits: their result says ("limited") whether a
+     * limit held the solved pose back. */
+    int applies_limits;
 } cli_solver;
 
 /* The solver named type, or NULL. */
@@ -27,5 +30,8 @@ void cli_solver_names(char *buf, size_t size);
 extern const char *const cli_solver_common_fields[];
 
 int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
+int cli_solve_fabrik(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
+int cli_solve_ccd(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
+int cli_solve_jacobian(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
 
 #endif

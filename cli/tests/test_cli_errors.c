@@ -106,8 +106,8 @@ static void zero_quaternion(void **state) {
 
 static void unknown_solver(void **state) {
     (void)state;
-    expect_solve_error(LEG_REQUEST("{'type':'fabrik'}", "[{'bone':'ankle','position':[0,0,0]}]"),
-                       "solver.type: unknown solver 'fabrik' (available: two_bone)");
+    expect_solve_error(LEG_REQUEST("{'type':'fabrick'}", "[{'bone':'ankle','position':[0,0,0]}]"),
+                       "solver.type: unknown solver 'fabrick' (available: two_bone, fabrik, ccd, jacobian)");
     expect_solve_error("{'rig':" LEG "," TO_ANKLE "}", "solver: required field is missing");
     expect_solve_error(LEG_REQUEST("{'type':'two_bone','damping':0.1}", "[{'bone':'ankle','position':[0,0,0]}]"),
                        "solver: unknown field 'damping'");
@@ -221,11 +221,10 @@ static void bad_joint_values(void **state) {
     expect_solve_error(request, "joints: expected 1 value (one per hinge or prismatic joint, in bone order), got 2");
 }
 
-static void dh_not_yet(void **state) {
+static void missing_rig(void **state) {
     (void)state;
-    expect_solve_error(WITH_RIG("{'dh':{'convention':'standard','joints':[]}}"),
-                       "rig.dh: Denavit-Hartenberg rigs are not supported yet; give the rig as \"bones\"");
-    expect_solve_error(WITH_RIG("{}"), "rig: expected a \"bones\" array");
+    expect_solve_error(WITH_RIG("{}"), "rig: expected a \"bones\" array or a \"dh\" table");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP "],'dh':{}}"), "rig: give either \"bones\" or \"dh\", not both");
     expect_solve_error("{" TWO_BONE "," TO_ANKLE "}", "rig: required field is missing");
 }
 
@@ -269,7 +268,7 @@ int main(void) {
         cmocka_unit_test(bad_two_bone_options),
         cmocka_unit_test(bad_joints),
         cmocka_unit_test(bad_joint_values),
-        cmocka_unit_test(dh_not_yet),
+        cmocka_unit_test(missing_rig),
         cmocka_unit_test(huge_numbers_never_print_non_finite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

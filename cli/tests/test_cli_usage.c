@@ -8,7 +8,8 @@ static void help_and_version(void **state) {
     cli_run help = run_cli(NULL, "--help", NULL);
     assert_int_equal(help.status, 0);
     assert_non_null(strstr(help.out, "usage: reach solve FILE|-"));
-    assert_non_null(strstr(help.out, "Solver types: two_bone."));
+    assert_non_null(strstr(help.out, "Solver types: two_bone, fabrik, ccd, jacobian."));
+    assert_non_null(strstr(help.out, "reach walk [--legs N]"));
     cli_run_free(&help);
     cli_run solve_help = run_cli(NULL, "solve", "-h", NULL);
     assert_int_equal(solve_help.status, 0);
@@ -31,7 +32,8 @@ static void bad_usage(void **state) {
     cli_run none = run_cli(NULL, NULL);
     assert_cli_error(&none, 2, "missing command (see 'reach --help')");
     cli_run_free(&none);
-    expect_usage_error("unknown command 'solv' (expected solve or fk) (see 'reach --help')", "solv", "-", NULL, NULL);
+    expect_usage_error("unknown command 'solv' (expected solve, fk or walk) (see 'reach --help')", "solv", "-", NULL,
+                       NULL);
     expect_usage_error("'solve' needs a FILE (or - for standard input) (see 'reach --help')", "solve", NULL, NULL,
                        NULL);
     expect_usage_error("unknown option '--fast' for 'solve' (see 'reach --help')", "solve", "--fast", "-", NULL);
