@@ -51,8 +51,19 @@ static reach_status check_def(const reach_walker_def *d) {
 static int bone_count_fits(reach_leg_solver solver, int bone_count) {
     switch (solver) {
     case REACH_LEG_TWO_BONE: return bone_count == 2;
+    case REACH_LEG_FABRIK: return bone_count >= 2 && bone_count <= REACH_WALKER_MAX_BONES;
     }
     return 0;
+}
+
+static reach_status check_limits(const reach_walker_leg_def *leg) {
+    if (leg->solver != REACH_LEG_FABRIK || !leg->limited) return REACH_OK;
+    for (int k = 0; k < leg->bone_count; k++) {
+        reach_real lo = leg->min_angle[k], hi = leg->max_angle[k];
+        if (!reach_is_finite(lo) || !reach_is_finite(hi)) return REACH_ERROR_NOT_FINITE;
+        if (lo > hi || lo < -REACH_PI || hi > REACH_PI) return REACH_ERROR_INVALID_ARGUMENT;
+    }
+    return REACH_OK;
 }
 
 /* Checks a leg and resolves its reach (0: the chain's length) into *out. */
@@ -68,6 +79,8 @@ static reach_status check_leg(const reach_walker_def *def, const reach_walker_le
         chain += leg->bone_lengths[k];
     }
     if (leg->group < 0 || leg->reach < 0 || leg->reach > chain) return REACH_ERROR_INVALID_ARGUMENT;
+    reach_status st = check_limits(leg);
+    if (st != REACH_OK) return st;
     reach_vec3 knee = leg->knee;
     if (def->dimensions == 2) knee.z = 0;
     if (!(reach_vec3_max_abs(knee) > 0)) return REACH_ERROR_INVALID_ARGUMENT;
@@ -83,12 +96,17 @@ static reach_status check_leg(const reach_walker_def *def, const reach_walker_le
     return REACH_OK;
 }
 
-/* The chain straight from the hip toward the foot: the first guess the solvers start from. */
-static void straighten_leg(reach_walker_leg *leg) {
-    reach_vec3 direction = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->hip), reach_vec3_make(0, 0, -1));
+/* The first shape the solvers start from: the first bone toward the knee, the rest straight
+ * on toward the foot, so that the chain starts bent the way the knee asks. */
+static void initial_shape(const reach_walker *walker, reach_walker_leg *leg) {
+    reach_vec3 knee = reach_quat_rotate(walker->rotation, leg->def.knee);
+    if (walker->def.dimensions == 2) knee.z = 0;
     leg->joints[0] = leg->hip;
-    for (int k = 0; k < leg->def.bone_count; k++)
-        leg->joints[k + 1] = reach_vec3_mad(leg->joints[k], direction, leg->def.bone_lengths[k]);
+    leg->joints[1] =
+        reach_vec3_mad(leg->hip, reach_vec3_normalize_safe(knee, reach_vec3_make(0, 0, 1)), leg->def.bone_lengths[0]);
+    reach_vec3 on = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->joints[1]), reach_vec3_make(0, 0, -1));
+    for (int k = 1; k < leg->def.bone_count; k++)
+        leg->joints[k + 1] = reach_vec3_mad(leg->joints[k], on, leg->def.bone_lengths[k]);
 }
 
 static void solve_legs(reach_walker *walker) {
@@ -128,7 +146,7 @@ reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def
     }
     reach__walker_follow_feet(walker, 1);
     for (int i = 0; i < leg_count; i++)
-        straighten_leg(&walker->legs[i]);
+        initial_shape(walker, &walker->legs[i]);
     solve_legs(walker);
     return REACH_OK;
 }

@@ -1,26 +1,44 @@
 /* Each leg's chain from hip to foot, solved by the leg's own solver. */
 #include "walker_internal.h"
+#include "reach/fabrik.h"
 #include "reach/two_bone.h"
 
 /* Sine of the angle below which the knee direction counts as lying on the hip→foot line in 2-D. */
 #define BEND_SIDE_EPSILON REACH_R(1e-3)
+
+/* FABRIK legs stop within this fraction of their reach of the foot, or after this many
+ * iterations (a tightly folded chain converges slowly); a leg left further than the
+ * retry fraction from its foot tries again. */
+#define FABRIK_TOLERANCE      REACH_R(1e-5)
+#define FABRIK_MAX_ITERATIONS 200
+#define FABRIK_RETRY_RESIDUAL REACH_R(1e-4)
 
 /* Joint k's direction from the previous pose, or the fallback where the bone has none. */
 static reach_vec3 bone_direction(const reach_walker_leg *leg, int k, reach_vec3 fallback) {
     return reach_vec3_normalize_safe(reach_vec3_sub(leg->joints[k + 1], leg->joints[k]), fallback);
 }
 
-/* The point the knee bends toward. In 2-D it is the perpendicular of the hip→foot line on the
- * knee's side, so that the knee stays in the plane even when the leg is straight; the side
- * only changes when the knee direction clearly crosses the line, so that it never flickers. */
-static reach_vec3 knee_pole(const reach_walker *walker, reach_walker_leg *leg) {
-    reach_vec3 knee = reach_quat_rotate(walker->rotation, leg->def.knee);
-    if (walker->def.dimensions == 3) return reach_vec3_add(leg->hip, knee);
+/* 2-D: which side of the hip→foot line the knee is on. It only changes when the knee direction
+ * clearly crosses the line, so that it never flickers. */
+static void update_bend_side(reach_walker_leg *leg, reach_vec3 knee) {
     reach_vec3 to_foot = reach_vec3_sub(leg->foot, leg->hip);
     knee.z = 0;
     reach_real side = to_foot.x * knee.y - to_foot.y * knee.x;
     if (reach_fabs(side) > BEND_SIDE_EPSILON * reach_vec3_length(to_foot) * reach_vec3_length(knee))
         leg->bend = side > 0 ? 1 : -1;
+}
+
+static reach_vec3 knee_direction(const reach_walker *walker, const reach_walker_leg *leg) {
+    return reach_quat_rotate(walker->rotation, leg->def.knee);
+}
+
+/* The point the knee bends toward. In 2-D it is the perpendicular of the hip→foot line on the
+ * knee's side, so that the knee stays in the plane even when the leg is straight. */
+static reach_vec3 knee_pole(const reach_walker *walker, reach_walker_leg *leg) {
+    reach_vec3 knee = knee_direction(walker, leg);
+    if (walker->def.dimensions == 3) return reach_vec3_add(leg->hip, knee);
+    update_bend_side(leg, knee);
+    reach_vec3 to_foot = reach_vec3_sub(leg->foot, leg->hip);
     reach_vec3 across = reach_vec3_make(-to_foot.y, to_foot.x, 0);
     return reach_vec3_mad(leg->hip, across, (reach_real)leg->bend);
 }
@@ -53,8 +71,90 @@ static void solve_two_bone(const reach_walker *walker, reach_walker_leg *leg) {
     leg->joints[2] = out.end;
 }
 
+/* The plane a FABRIK leg is solved in: x toward the foot along the ground (toward the rest
+ * position when the foot is right below the hip), y the body's up axis in 3-D, or the side of
+ * the knee in 2-D. */
+static void leg_plane(const reach_walker *walker, reach_walker_leg *leg, reach_vec3 *x_axis, reach_vec3 *y_axis) {
+    reach_vec3 up = walker->up;
+    reach_vec3 rest = reach_vec3_make(leg->def.rest.x - leg->def.hip.x, leg->def.rest.y - leg->def.hip.y, 0);
+    reach_vec3 toward_rest = reach_vec3_reject(reach_quat_rotate(walker->rotation, rest), up);
+    reach_vec3 toward_foot = reach_vec3_reject(reach_vec3_sub(leg->foot, leg->hip), up);
+    *x_axis = reach_vec3_normalize_safe(toward_foot,
+                                        reach_vec3_normalize_safe(toward_rest, reach_vec3_any_perpendicular(up)));
+    if (walker->def.dimensions == 3) {
+        *y_axis = up;
+        return;
+    }
+    update_bend_side(leg, knee_direction(walker, leg));
+    *y_axis = reach_vec3_scale(reach_vec3_make(-x_axis->y, x_axis->x, 0), (reach_real)leg->bend);
+}
+
+/* Runs the 2-D solver on points (left as they were should it fail) and returns the residual. */
+static reach_real fabrik_2d(const reach_walker_leg *leg, reach_vec2 *points, reach_vec2 target, int limited) {
+    reach_fabrik_2d_chain chain;
+    chain.bone_count = leg->def.bone_count;
+    chain.joints = points;
+    chain.lengths = leg->def.bone_lengths;
+    chain.min_angle = limited ? leg->def.min_angle : NULL;
+    chain.max_angle = limited ? leg->def.max_angle : NULL;
+    chain.base_direction = reach_vec2_make(1, 0);
+    reach_solver_settings settings = reach_solver_default_settings();
+    settings.max_iterations = FABRIK_MAX_ITERATIONS;
+    settings.tolerance = FABRIK_TOLERANCE * leg->def.reach;
+    reach_solve_result result;
+    if (reach_fabrik_solve_2d(&chain, target, &settings, &result) != REACH_OK)
+        return reach_vec2_distance(points[chain.bone_count], target);
+    return result.residual;
+}
+
+/* Where a stalled solve starts again: for a limited leg the chain with every joint in the
+ * middle of its range (a shape the limits allow, folded the way they let it fold); otherwise an
+ * arch toward the knee's side, its bones turning evenly from +1 to -1 rad. */
+static void restart_shape(const reach_walker_leg *leg, reach_vec2 *points) {
+    int count = leg->def.bone_count;
+    reach_real angle = 0;
+    points[0] = reach_vec2_make(0, 0);
+    for (int k = 0; k < count; k++) {
+        if (leg->def.limited)
+            angle += (leg->def.min_angle[k] + leg->def.max_angle[k]) / 2;
+        else
+            angle = 1 - 2 * (reach_real)k / (reach_real)(count - 1);
+        reach_vec2 direction = reach_vec2_make(reach_cos(angle), reach_sin(angle));
+        points[k + 1] = reach_vec2_add(points[k], reach_vec2_scale(direction, leg->def.bone_lengths[k]));
+    }
+}
+
+/* FABRIK in the leg's plane, starting from the previous shape seen in the current plane; the
+ * solver keeps the bone lengths and the angle limits. FABRIK can stall in a fold it cannot
+ * undo (under limits) or creep through a tight zigzag; when it stops short, it starts again
+ * from the restart shape and the closer of the two results is kept. */
+static void solve_fabrik(const reach_walker *walker, reach_walker_leg *leg) {
+    reach_vec3 x_axis, y_axis;
+    leg_plane(walker, leg, &x_axis, &y_axis);
+    int count = leg->def.bone_count;
+    reach_vec2 points[REACH_WALKER_MAX_BONES + 1], retry[REACH_WALKER_MAX_BONES + 1];
+    for (int k = 0; k <= count; k++) {
+        reach_vec3 offset = reach_vec3_sub(leg->joints[k], leg->joints[0]);
+        points[k] = reach_vec2_make(reach_vec3_dot(offset, x_axis), reach_vec3_dot(offset, y_axis));
+    }
+    reach_vec3 to_foot = reach_vec3_sub(leg->foot, leg->hip);
+    reach_vec2 target = reach_vec2_make(reach_vec3_dot(to_foot, x_axis), reach_vec3_dot(to_foot, y_axis));
+    reach_real residual = fabrik_2d(leg, points, target, leg->def.limited);
+    if (residual > FABRIK_RETRY_RESIDUAL * leg->def.reach) {
+        restart_shape(leg, retry);
+        if (fabrik_2d(leg, retry, target, leg->def.limited) < residual)
+            for (int k = 0; k <= count; k++)
+                points[k] = retry[k];
+    }
+    for (int k = 0; k <= count; k++)
+        leg->joints[k] = reach_vec3_add(reach_vec3_add(leg->hip, reach_vec3_scale(x_axis, points[k].x)),
+                                        reach_vec3_scale(y_axis, points[k].y));
+    leg->joints[0] = leg->hip;
+}
+
 void reach__walker_solve_leg(const reach_walker *walker, reach_walker_leg *leg) {
     switch (leg->def.solver) {
     case REACH_LEG_TWO_BONE: solve_two_bone(walker, leg); break;
+    case REACH_LEG_FABRIK: solve_fabrik(walker, leg); break;
     }
 }

@@ -12,6 +12,9 @@
 #define UPPER_BONE_LENGTH REACH_R(1.1)
 #define LOWER_BONE_LENGTH REACH_R(1.3)
 
+/* FABRIK legs: three bones in the seeds' proportions (50, 45, 35). */
+static const reach_real fabrik_lengths[3] = {REACH_R(0.9), REACH_R(0.85), REACH_R(0.65)};
+
 /* Pair k counts from the front, side 0 is left and 1 right; neighbours along a side and across
  * the body differ, which gives the alternating tetrapod, the tripod, the trot and the
  * left-right alternation. */
@@ -23,7 +26,7 @@ int reach_walker_gait_group(int leg_count, int leg) {
 reach_status reach_walker_standard_legs(int leg_count, reach_leg_solver solver, reach_walker_leg_def *legs) {
     REACH_CHECK_ARG(legs);
     if (leg_count < 2 || leg_count > REACH_WALKER_MAX_LEGS || leg_count % 2 != 0) return REACH_ERROR_INVALID_ARGUMENT;
-    if (solver != REACH_LEG_TWO_BONE) return REACH_ERROR_INVALID_ARGUMENT;
+    if (solver != REACH_LEG_TWO_BONE && solver != REACH_LEG_FABRIK) return REACH_ERROR_INVALID_ARGUMENT;
     int pairs = leg_count / 2;
     for (int i = 0; i < leg_count; i++) {
         int pair = i / 2;
@@ -36,9 +39,14 @@ reach_status reach_walker_standard_legs(int leg_count, reach_leg_solver solver, 
         leg.rest = reach_vec2_make(leg.hip.x + FOOT_OUT * reach_sin(fan), leg.hip.y + side * FOOT_OUT * reach_cos(fan));
         leg.group = reach_walker_gait_group(leg_count, i);
         leg.solver = solver;
-        leg.bone_count = 2;
-        leg.bone_lengths[0] = UPPER_BONE_LENGTH;
-        leg.bone_lengths[1] = LOWER_BONE_LENGTH;
+        if (solver == REACH_LEG_FABRIK) {
+            leg.bone_count = 3;
+            for (int k = 0; k < 3; k++)
+                leg.bone_lengths[k] = fabrik_lengths[k];
+        } else {
+            leg.bone_lengths[0] = UPPER_BONE_LENGTH;
+            leg.bone_lengths[1] = LOWER_BONE_LENGTH;
+        }
         leg.knee = reach_vec3_make(front >= 0 ? KNEE_FORE_AFT : -KNEE_FORE_AFT, side * KNEE_OUT, 1);
         legs[i] = leg;
     }

@@ -114,6 +114,15 @@ static void test_bad_definitions_are_refused(void **state) {
     expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "no knee direction");
     memcpy(bad, legs, sizeof bad), bad[0].rest = reach_vec2_make(5, 5);
     expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "rest out of reach");
+    memcpy(bad, legs, sizeof bad), bad[0].solver = REACH_LEG_FABRIK, bad[0].bone_count = REACH_WALKER_MAX_BONES + 1;
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "too many FABRIK bones");
+    memcpy(bad, legs, sizeof bad), bad[0].solver = REACH_LEG_FABRIK, bad[0].limited = 1;
+    bad[0].min_angle[0] = 1, bad[0].max_angle[0] = 0;
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "inverted limit");
+    bad[0].min_angle[0] = -4;
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "limit beyond pi");
+    bad[0].min_angle[0] = nan;
+    expect_init_error(&def, bad, 4, REACH_ERROR_NOT_FINITE, "NaN limit");
     memcpy(bad, legs, sizeof bad), bad[0].hip = reach_vec3_make(REACH_R(1e30), 0, 0);
     expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "hip far away");
 
@@ -411,6 +420,52 @@ static void test_custom_creature(void **state) {
         assert_true(w.legs[i].steps > 2);
 }
 
+/* Limited three-bone FABRIK legs: every bone stays in the vertical plane through hip and foot
+ * and within its range, frame after frame of a walk over the waves. */
+static void test_limited_fabrik_legs(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walk_terrain terrain = reach_walk_terrain_default(REACH_WALK_TERRAIN_WAVES);
+    reach_walker_def def = def_3d();
+    def.ground = reach_walk_terrain_ground;
+    def.ground_user = &terrain;
+    reach_walker_leg_def legs[6];
+    assert_int_equal(reach_walker_standard_legs(6, REACH_LEG_FABRIK, legs), REACH_OK);
+    const reach_real lo[3] = {REACH_R(-1.2), REACH_R(-3.0), REACH_R(-2.5)}, hi[3] = {REACH_R(1.57), REACH_R(0.6), 2};
+    for (int i = 0; i < 6; i++) {
+        legs[i].limited = 1;
+        memcpy(legs[i].min_angle, lo, sizeof lo);
+        memcpy(legs[i].max_angle, hi, sizeof hi);
+    }
+    assert_int_equal(reach_walker_init(&w, &def, legs, 6, reach_vec2_make(0, 0), 0), REACH_OK);
+    reach_walk_path path = reach_walk_path_default(REACH_WALK_PATH_CIRCLE);
+    for (int f = 1; f <= 900; f++) {
+        reach_vec2 p;
+        reach_real heading;
+        assert_int_equal(reach_walk_path_sample(&path, (reach_real)f * DT, &p, &heading), REACH_OK);
+        assert_int_equal(reach_walker_update(&w, p, heading, DT), REACH_OK);
+        for (int i = 0; i < 6; i++) {
+            const reach_walker_leg *leg = &w.legs[i];
+            reach_vec3 x_axis = reach_vec3_normalize_safe(reach_vec3_reject(reach_vec3_sub(leg->foot, leg->hip), w.up),
+                                                          reach_vec3_zero());
+            reach_vec3 across = reach_vec3_cross(x_axis, w.up);
+            reach_real previous = 0;
+            for (int k = 0; k < 3; k++) {
+                reach_vec3 bone = reach_vec3_sub(leg->joints[k + 1], leg->joints[k]);
+                ASSERT_NEAR(reach_vec3_dot(bone, across), 0, 1e-4, "bone in the leg's plane");
+                reach_real angle = reach_atan2(reach_vec3_dot(bone, w.up), reach_vec3_dot(bone, x_axis));
+                reach_real turn = angle - previous;
+                turn -= 2 * REACH_PI * reach_floor((turn + REACH_PI) / (2 * REACH_PI));
+                if (turn < lo[k] - REACH_R(1e-3) || turn > hi[k] + REACH_R(1e-3))
+                    fail_msg("frame %d leg %d bone %d turns %g, outside [%g, %g]", f, i, k, (double)turn, (double)lo[k],
+                             (double)hi[k]);
+                previous = angle;
+            }
+        }
+    }
+    assert_int_equal(w.forced_steps, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_standard_creatures_initialise),
@@ -425,6 +480,7 @@ int main(void) {
         cmocka_unit_test(test_body_follows_the_planted_feet),
         cmocka_unit_test(test_knees_bend_toward_their_side),
         cmocka_unit_test(test_custom_creature),
+        cmocka_unit_test(test_limited_fabrik_legs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

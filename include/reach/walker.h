@@ -78,7 +78,10 @@ REACH_API reach_walker_def reach_walker_default_def(void);
 
 /* How a leg's chain is solved from hip to foot. */
 typedef enum reach_leg_solver {
-    REACH_LEG_TWO_BONE = 0 /* analytic two-bone IK (two_bone.h); bone_count 2 */
+    REACH_LEG_TWO_BONE = 0, /* analytic two-bone IK (two_bone.h); bone_count 2 */
+    /* 2-D FABRIK (fabrik.h) with angle limits, in the leg's plane: the vertical plane through
+     * hip and foot in 3-D, the ground plane in 2-D; bone_count 2 to REACH_WALKER_MAX_BONES */
+    REACH_LEG_FABRIK
 } reach_leg_solver;
 
 typedef struct reach_walker_leg_def {
@@ -93,8 +96,16 @@ typedef struct reach_walker_leg_def {
     int bone_count;          /* default 2 */
     reach_real bone_lengths[REACH_WALKER_MAX_BONES]; /* hip first, each > 0; default {1, 1.2} */
     /* Body space: the direction the knee bends toward (up and outward in 3-D; in 2-D only
-     * its x and y count and pick the side of the hip→foot line). Non-zero. Default +z. */
+     * its x and y count and pick the side of the hip→foot line). Non-zero. Default +z.
+     * FABRIK legs in 3-D bend in their vertical plane, and start bent toward it. */
     reach_vec3 knee;
+    /* FABRIK legs, when `limited` is nonzero: bone k turns by an angle in [min_angle[k],
+     * max_angle[k]] (rad, within [-pi, pi]) in the leg's plane, bone 0 from the direction
+     * toward the foot along the ground, every other bone from the bone before it; positive
+     * turns up (3-D) or toward the knee's side (2-D). A foot the limits cannot reach is left
+     * where it is and the chain ends as near it as they allow. Default: not limited. */
+    int limited;
+    reach_real min_angle[REACH_WALKER_MAX_BONES], max_angle[REACH_WALKER_MAX_BONES];
 } reach_walker_leg_def;
 
 REACH_API reach_walker_leg_def reach_walker_default_leg_def(void);
@@ -115,7 +126,7 @@ typedef struct reach_walker_leg {
     reach_vec3 swing_from, swing_to; /* swinging: where the foot left, where it will land */
     reach_vec3 from_normal, to_normal;
     /* The solved chain: joints[0] is the hip, joints[bone_count] the foot (equal to foot to
-     * the solver's precision whenever the foot is within the chain's range). */
+     * the solver's tolerance whenever the chain, within its limits, can reach it). */
     reach_vec3 joints[REACH_WALKER_MAX_BONES + 1];
     int bend; /* 2-D: the side the knee is on (+1 counter-clockwise, -1 clockwise) */
 } reach_walker_leg;
@@ -167,8 +178,9 @@ REACH_API int reach_walker_gait_group(int leg_count, int leg);
 /* Fills legs[0 .. leg_count) with the standard creature: an even number of legs (2 to
  * REACH_WALKER_MAX_LEGS) with hips in pairs from 0.8 ahead of the body origin to 0.8 behind
  * it, 0.5 to each side; feet 1.2 out from the hips, fanned forward at the front and back at
- * the rear; grouped by reach_walker_gait_group; each leg two bones (1.1 and 1.3) solved with
- * `solver`. Suits reach_walker_default_def(). */
+ * the rear; grouped by reach_walker_gait_group. Two-bone legs have bones of 1.1 and 1.3; FABRIK
+ * legs three bones of 0.9, 0.85 and 0.65 (the seeds' spider's proportions) without limits,
+ * starting bent toward their knees. Both reach 2.4. Suits reach_walker_default_def(). */
 REACH_API reach_status reach_walker_standard_legs(int leg_count, reach_leg_solver solver, reach_walker_leg_def *legs);
 
 /* ---- standard paths --------------------------------------------------------------------- */
