@@ -11,6 +11,11 @@
 #define KICK_MAX_BONE_ANGLE REACH_R(0.3)
 #define MAX_KICKS           2
 
+/* FABRIK with tight limits can wander without getting nearer. When this many iterations have
+ * not brought the error below this fraction of its best, the solve hands over to its polish. */
+#define POLISH_PATIENCE 4
+#define POLISH_PROGRESS REACH_R(0.99)
+
 static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
 /* ---- when it stalls --------------------------------------------------------------------- */
 
@@ -83,7 +88,8 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
     reach_solve_result r = {0, 0, 0, 0, 0};
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous = reach__ik_weighted_error(ik);
-    int kicks = 0;
+    int kicks = 0, since_best = 0;
+    reach_real best = previous;
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
      * inside them, even when it already reaches. */
     while (r.iterations < settings->max_iterations &&
@@ -91,8 +97,16 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
         ++r.iterations;
         r.limited = iterate(ik);
         reach_real error = reach__ik_weighted_error(ik);
-        if (polish && iterate != polish && 2 * r.iterations >= settings->max_iterations) {
-            /* Half the budget gone without reaching: let the polish have the rest. */
+        if (error < POLISH_PROGRESS * best) {
+            best = error;
+            since_best = 0;
+        } else {
+            ++since_best;
+        }
+        if (polish && iterate != polish &&
+            (since_best >= POLISH_PATIENCE || 2 * r.iterations >= settings->max_iterations)) {
+            /* Wandering without getting nearer, or half the budget gone: the polish, which only
+             * ever moves downhill, gets the rest. */
             iterate = polish;
             previous = error;
             continue;

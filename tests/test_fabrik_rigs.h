@@ -12,6 +12,13 @@
 
 #define RIG_MAX_BONES 80
 
+/* How far outside its limits a solved joint may be. */
+#ifdef REACH_DOUBLE
+#define RIG_LIMIT_TOL 1e-9
+#else
+#define RIG_LIMIT_TOL 1e-5
+#endif
+
 /* A chain of `links` bones through links + 1 skeleton bones (the last is the end effector, whose
  * joint is the chain's tip). Each bone's child sits along +y of its frame. */
 typedef struct rig {
@@ -43,6 +50,34 @@ static inline void rig_random_chain(rig *r, test_rng *rng, int links, reach_real
         r->joints[i] = reach_joint_ball();
     }
     rig_finish(r, links + 1, 0);
+}
+
+/* A random joint: a hinge across the bone or about a random axis, a cone along the bone with a
+ * twist range or about a random axis, a ball, or (rarely) a fixed joint. */
+static inline reach_joint rig_random_joint(test_rng *rng) {
+    reach_real a = test_uniform(rng, -2, 2), b = test_uniform(rng, -2, 2);
+    reach_real lo = reach_min(a, b), hi = reach_max(a, b);
+    reach_real cone = test_uniform(rng, REACH_R(0.2), REACH_R(1.5));
+    switch (test_rng_next(rng) % 11) {
+    case 0:
+    case 1:
+    case 2: return reach_joint_hinge(reach_vec3_make(0, 0, 1), lo, hi);
+    case 3: return reach_joint_hinge(test_unit_vec3(rng), lo, hi);
+    case 4:
+    case 5:
+    case 6: return reach_joint_cone_twist(reach_vec3_make(0, 1, 0), cone, REACH_R(-0.5), REACH_R(0.5));
+    case 7: return reach_joint_cone(test_unit_vec3(rng), cone);
+    case 8:
+    case 9: return reach_joint_ball();
+    default: return reach_joint_fixed();
+    }
+}
+
+static inline void rig_random_limited_chain(rig *r, test_rng *rng, int links) {
+    rig_random_chain(r, rng, links, 1);
+    for (int i = 0; i <= links; ++i)
+        r->joints[i] = rig_random_joint(rng);
+    rig_finish(r, links + 1, 1);
 }
 
 /* ---- forward kinematics in double ------------------------------------------------------- */
@@ -224,6 +259,96 @@ static inline rig_stats rig_reach_random_targets(rig_solver solve, rig_scratch_s
         stats.iterations += result.iterations;
     }
     return stats;
+}
+
+/* ---- limited chains -------------------------------------------------------------------- */
+
+typedef struct rig_limit_stats {
+    long cases, reachable, reached_reachable, limited_unreached;
+    double worst_limit_error;
+} rig_limit_stats;
+
+/* Random chains with random joints, started from a random pose inside the limits. Every other
+ * target is the tip of another such pose (reachable within the limits), the rest random points
+ * out to 1.3 chain lengths. Checks every case: limits held, lengths kept, the residual true,
+ * reached meaning within tolerance. */
+static inline rig_limit_stats rig_limited_random_targets(rig_solver solve, rig_scratch_size size, int cases,
+                                                         uint64_t seed) {
+    rig_limit_stats stats = {0, 0, 0, 0, 0};
+    test_rng rng = test_rng_make(seed);
+    for (int c = 0; c < cases; ++c) {
+        rig r;
+        int links = 2 + c % 10;
+        rig_random_limited_chain(&r, &rng, links);
+        const reach_skeleton *sk = &r.skeleton;
+        reach_transform pose[RIG_MAX_BONES];
+        int reachable = c % 2 == 0;
+        reach_vec3 goal = test_in_ball(&rng, REACH_R(1.3) * r.length);
+        if (reachable) {
+            rig_random_pose(sk, &rng, pose);
+            goal = rig_joint_position(sk, pose, links);
+        }
+        rig_random_pose(sk, &rng, pose);
+        reach_target target = reach_target_position(links, goal);
+        reach_solve_result result;
+        assert_int_equal(rig_solve(solve, size, sk, &target, 1, NULL, pose, &result), REACH_OK);
+        assert_true(rig_pose_is_finite(sk, pose));
+        double limit_error = (double)reach_pose_limit_error(sk, pose, NULL);
+        if (limit_error > stats.worst_limit_error) stats.worst_limit_error = limit_error;
+        assert_true(rig_length_error(sk, pose) <= TEST_LENGTH_TOL);
+        ASSERT_NEAR(result.residual, reach_vec3_distance(rig_joint_position(sk, pose, links), goal), 1e-5 * r.length,
+                    "reported residual");
+        assert_int_equal(result.reached, result.residual <= REACH_R(1e-4) * r.length);
+        stats.cases += 1;
+        stats.reachable += reachable;
+        stats.reached_reachable += reachable && result.reached;
+        stats.limited_unreached += !result.reached && result.limited;
+    }
+    return stats;
+}
+
+/* A planar arm of two hinged bones (about z, each within its own random range) and a random
+ * target in the plane within the arm's length, with the smallest distance any allowed pose
+ * leaves, from a grid of 1001 × 1001 angle pairs: steps of at most 3e-3 rad, so the grid's best
+ * is within 3e-3 arm lengths of the true best. */
+static inline reach_vec3 rig_two_hinge_arm(rig *r, test_rng *rng, double *best) {
+    reach_real l1 = test_uniform(rng, REACH_R(0.5), REACH_R(1.5)), l2 = test_uniform(rng, REACH_R(0.5), REACH_R(1.5));
+    reach_real lo1 = test_uniform(rng, REACH_R(-1.5), 0), hi1 = test_uniform(rng, 0, REACH_R(1.5));
+    reach_real lo2 = test_uniform(rng, REACH_R(-1.5), 0), hi2 = test_uniform(rng, 0, REACH_R(1.5));
+    reach_vec3 z = reach_vec3_make(0, 0, 1);
+    for (int i = 0; i < 3; ++i) {
+        r->parents[i] = i - 1;
+        r->rest[i] =
+            reach_transform_make(reach_quat_identity(), reach_vec3_make(0, i == 0 ? 0 : (i == 1 ? l1 : l2), 0));
+    }
+    r->joints[0] = reach_joint_hinge(z, lo1, hi1);
+    r->joints[1] = reach_joint_hinge(z, lo2, hi2);
+    r->joints[2] = reach_joint_ball();
+    rig_finish(r, 3, 1);
+    reach_real angle = test_uniform(rng, -REACH_PI, REACH_PI), distance = test_uniform(rng, 0, l1 + l2);
+    reach_vec3 goal = reach_vec3_make(-reach_sin(angle) * distance, reach_cos(angle) * distance, 0);
+    /* Angles t1 (first bone) and t1 + t2: the tip is (−l1 sin t1 − l2 sin(t1 + t2), l1 cos t1 + l2 cos(t1 + t2)),
+     * with sin(t1 + t2) and cos(t1 + t2) from the sums of the two angles' sines and cosines. */
+    enum { STEPS = 1000 };
+    static double s1[STEPS + 1], c1[STEPS + 1], s2[STEPS + 1], c2[STEPS + 1];
+    for (int k = 0; k <= STEPS; ++k) {
+        double t1 = lo1 + (double)(hi1 - lo1) * k / STEPS, t2 = lo2 + (double)(hi2 - lo2) * k / STEPS;
+        s1[k] = sin(t1);
+        c1[k] = cos(t1);
+        s2[k] = sin(t2);
+        c2[k] = cos(t2);
+    }
+    *best = 1e30;
+    for (int a = 0; a <= STEPS; ++a) {
+        for (int b = 0; b <= STEPS; ++b) {
+            double s = s1[a] * c2[b] + c1[a] * s2[b], c = c1[a] * c2[b] - s1[a] * s2[b];
+            double x = -s1[a] * l1 - s * l2 - goal.x, y = c1[a] * l1 + c * l2 - goal.y;
+            double d = x * x + y * y;
+            if (d < *best) *best = d;
+        }
+    }
+    *best = sqrt(*best);
+    return goal;
 }
 
 #endif
