@@ -11,11 +11,15 @@ out=${1:?usage: scripts/amalgamate.sh OUTPUT.h}
 declare -A emitted=()
 
 # Emits FILE after the project headers it includes (quoted includes, resolved against the
-# file's folder, include/ and src/); each file once; system includes stay as they are.
+# file's folder, include/ and src/); system includes stay as they are. A header with an
+# include guard is emitted once; one without (a kernel instantiated several times) at every
+# include. A source file's own macros are #undef'd after it, as its compiler would forget them.
 emit() {
   local file=$1 dir line name target
   [[ -n "${emitted[$file]+x}" ]] && return
-  emitted[$file]=1
+  grep -q '^#ifndef REACH_' "$file" || [[ $file == *.c ]] || unguarded=1
+  [[ ${unguarded:-0} == 1 ]] || emitted[$file]=1
+  unguarded=0
   dir=$(dirname "$file")
   while IFS= read -r line; do
     if [[ $line =~ ^#include\ \"([^\"]+)\" ]]; then
@@ -32,7 +36,12 @@ emit() {
   done < "$file"
   printf '\n/* ---- %s ---- */\n' "$file"
   grep -v '^#include "' "$file"
+  if [[ $file == *.c ]]; then
+    grep -oE '^#define [A-Za-z_][A-Za-z_0-9]*' "$file" | sort -u | sed 's/^#define /#undef /'
+  fi
 }
+
+scripts/check-static-names.sh
 
 {
   echo "/* reach $(sed -n 's/#define REACH_VERSION_STRING "\(.*\)"/\1/p' include/reach/config.h) — inverse kinematics in C, as a single header (MIT license, see LICENSE)."

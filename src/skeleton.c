@@ -204,7 +204,7 @@ reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int
     return REACH_OK;
 }
 
-static reach_status check_chain(const reach_skeleton *skeleton, const int *chain, int count) {
+static reach_status check_chain_links(const reach_skeleton *skeleton, const int *chain, int count) {
     for (int k = 0; k < count; ++k) {
         if (chain[k] < 0 || chain[k] >= skeleton->bone_count) return REACH_ERROR_BAD_CHAIN;
         if (k > 0 && skeleton->parents[chain[k]] != chain[k - 1]) return REACH_ERROR_BAD_CHAIN;
@@ -215,7 +215,7 @@ static reach_status check_chain(const reach_skeleton *skeleton, const int *chain
 reach_status reach_chain_apply_positions(const reach_skeleton *skeleton, const int *chain, int count,
                                          const reach_vec3 *positions, reach_transform *local, reach_transform *world) {
     REACH_CHECK_ARG(skeleton && chain && positions && local && world && count >= 1);
-    reach_status st = check_chain(skeleton, chain, count);
+    reach_status st = check_chain_links(skeleton, chain, count);
     if (st != REACH_OK) return st;
     for (int k = 0; k < count; ++k)
         if (!reach_vec3_is_finite(positions[k])) return REACH_ERROR_NOT_FINITE;

@@ -271,7 +271,7 @@ reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_tw
     return solve_core(&c, options ? options : &defaults, out);
 }
 
-static reach_vec3 lift(reach_vec2 v) { return reach_vec3_make(v.x, v.y, 0); }
+static reach_vec3 lift_to_3d(reach_vec2 v) { return reach_vec3_make(v.x, v.y, 0); }
 static reach_vec2 flat(reach_vec3 v) { return reach_vec2_make(v.x, v.y); }
 
 /* A rotation about +z as the unit complex number (cos θ, sin θ). */
@@ -288,10 +288,10 @@ reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const re
     reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
     int want_rotations = opt.rotations; /* the 2-D rotations come from the 3-D ones, about +z */
     core_input c;
-    c.root = lift(in->root);
-    c.mid = lift(in->mid);
-    c.end = lift(in->end);
-    c.target = lift(in->target);
+    c.root = lift_to_3d(in->root);
+    c.mid = lift_to_3d(in->mid);
+    c.end = lift_to_3d(in->end);
+    c.target = lift_to_3d(in->target);
     c.bend = reach_vec3_make(0, 0, (reach_real)in->bend);
     c.mode = BEND_NORMAL;
     reach_two_bone_output r3;

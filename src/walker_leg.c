@@ -14,7 +14,7 @@
 #define FABRIK_RETRY_RESIDUAL REACH_R(1e-4)
 
 /* Joint k's direction from the previous pose, or the fallback where the bone has none. */
-static reach_vec3 bone_direction(const reach_walker_leg *leg, int k, reach_vec3 fallback) {
+static reach_vec3 leg_bone_direction(const reach_walker_leg *leg, int k, reach_vec3 fallback) {
     return reach_vec3_normalize_safe(reach_vec3_sub(leg->joints[k + 1], leg->joints[k]), fallback);
 }
 
@@ -46,8 +46,8 @@ static reach_vec3 knee_pole(const reach_walker *walker, reach_walker_leg *leg) {
 static void solve_two_bone(const reach_walker *walker, reach_walker_leg *leg) {
     reach_vec3 pole = knee_pole(walker, leg);
     reach_vec3 toward_foot = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->hip), reach_vec3_make(0, 0, -1));
-    reach_vec3 upper = bone_direction(leg, 0, toward_foot);
-    reach_vec3 lower = bone_direction(leg, 1, upper);
+    reach_vec3 upper = leg_bone_direction(leg, 0, toward_foot);
+    reach_vec3 lower = leg_bone_direction(leg, 1, upper);
     reach_two_bone_input in;
     in.root = leg->hip;
     /* The previous shape, rebuilt at the hip with the defined lengths, so that rounding never

@@ -73,7 +73,7 @@ static void aim_swing(const reach_walker *walker, reach_walker_leg *leg, reach_r
     leg->swing_to = landing_point(walker, leg, xy, &leg->to_normal);
 }
 
-static void lift(const reach_walker *walker, reach_walker_leg *leg) {
+static void lift_foot(const reach_walker *walker, reach_walker_leg *leg) {
     leg->planted = 0;
     leg->swing = 0;
     leg->steps++;
@@ -139,7 +139,7 @@ static void lift_legs(reach_walker *walker) {
             continue;
         if (active < 0) active = leg->def.group;
         if (leg->def.group != active) walker->forced_steps++;
-        lift(walker, leg);
+        lift_foot(walker, leg);
     }
     if (!new_turn) return;
     reach_real threshold = walker->def.step_threshold;
@@ -157,7 +157,7 @@ static void lift_legs(reach_walker *walker) {
     for (int i = 0; i < walker->leg_count && active >= 0; i++) {
         reach_walker_leg *leg = &walker->legs[i];
         if (leg->planted && leg->def.group == active && displacement(walker, leg) > threshold * REACH_R(0.5))
-            lift(walker, leg);
+            lift_foot(walker, leg);
     }
 }
 
