@@ -13,8 +13,10 @@
 #define SINGULAR_RATIO 3.5e-4f
 #endif
 
-/* Adaptive DLS: λ² = |e|²/2 + this floor, so that the damping never vanishes at a singularity. */
+/* Adaptive DLS: λ² = min(|e|²/2, cap) + floor. The floor keeps the damping from vanishing at a
+ * singularity; the cap keeps a far, unreachable target from damping every step to nothing. */
 #define DLS_DAMPING_FLOOR REACH_R(1e-6)
+#define DLS_DAMPING_CAP   REACH_R(0.01)
 
 /* The null-space goal is this fraction of the way back to rest per iteration. */
 #define NULL_SPACE_GAIN REACH_R(0.5)
@@ -57,7 +59,7 @@ static void transpose_step(const jac_problem *p, const jac_state *state, jac_wor
 
 static reach_real dls_damping(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state) {
     if (settings->damping > 0) return settings->damping / p->length;
-    return reach_sqrt(REACH_R(0.5) * state->error_sq + DLS_DAMPING_FLOOR);
+    return reach_sqrt(reach_min(REACH_R(0.5) * state->error_sq, DLS_DAMPING_CAP) + DLS_DAMPING_FLOOR);
 }
 
 /* The norm of each 3-row block of column j, summed over blocks: how far a unit turn of the

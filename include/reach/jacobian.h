@@ -20,9 +20,10 @@
  *   REACH_JACOBIAN_PSEUDOINVERSE  Δθ = J⁺e through an SVD; singular values below a relative
  *                                 cutoff count as zero
  *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e; settings.damping > 0 fixes λ (rig
- *                                 units), 0 adapts it: λ² = |e|²/2 plus a small floor
- *                                 (Levenberg–Marquardt style), large far away, tiny near a
- *                                 solution so the last steps are Gauss–Newton steps
+ *                                 units), 0 adapts it: λ² = min(|e|²/2, 0.01) plus a small
+ *                                 floor (Levenberg–Marquardt style, |e| normalised as below):
+ *                                 damped far away, tiny near a solution so that the last
+ *                                 steps are Gauss–Newton steps
  *   REACH_JACOBIAN_SDLS           Buss and Kim's selectively damped least squares: each
  *                                 singular direction's step is clamped by how far it would move
  *                                 the effectors per unit of error it removes
