@@ -19,7 +19,10 @@ static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visi
             if (!below) continue;
             reach_vec3 to = reach_vec3_sub(t->position, origin);
             visit(context, from, to, t->weight, 0);
+            /* An effector with a ball joint takes any rotation itself (and does, last in each
+             * sweep); the joints above it need to care only about its position. */
             if (!t->use_orientation) continue;
+            if (i != t->bone && reach_skeleton_joint(ik->skeleton, t->bone).type == REACH_JOINT_BALL) continue;
             for (int a = 0; a < 3; ++a) {
                 reach_vec3 from_axis = reach_vec3_mad(from, reach_quat_rotate(ik->effector_rot[j], axes[a]), ik->lever);
                 reach_vec3 to_axis = reach_vec3_mad(to, reach_quat_rotate(ik->goal_rot[t->bone], axes[a]), ik->lever);
@@ -107,7 +110,8 @@ static reach_quat cap_rotation(reach_quat q, reach_real max_step) {
     return reach_quat_from_axis_angle(reach_vec3_scale(v, 1 / s), max_step);
 }
 
-/* The analytic closing step. A lone position target on a chain whose root turns freely: the
+/* The analytic closing step. A lone position target (its orientation, if any, left to the
+ * effector's own ball joint) on a chain whose root turns freely: the
  * root's own step will point the effector at the target, so the bone below the root need not
  * aim; it bends instead so that the effector's distance from the root's joint equals the
  * target's, D. With a = joint − root and u = effector − joint, |a + R u| = D asks
@@ -119,7 +123,8 @@ static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_qua
     const reach_skeleton *sk = ik->skeleton;
     if (ik->target_count != 1 || sk->parents[i] != ik->root) return 0;
     const reach_target *t = &ik->targets[0];
-    if (t->kind != REACH_TARGET_POSITION || t->use_orientation) return 0;
+    if (t->kind != REACH_TARGET_POSITION) return 0;
+    if (t->use_orientation && reach_skeleton_joint(sk, t->bone).type != REACH_JOINT_BALL) return 0;
     reach_joint_type root_type = reach_skeleton_joint(sk, ik->root).type;
     if (root_type != REACH_JOINT_BALL && root_type != REACH_JOINT_CONE) return 0;
     if (ik->child_start[ik->root + 1] - ik->child_start[ik->root] != 1) return 0;
@@ -240,6 +245,12 @@ int reach__ccd_sweep(reach__ik *ik) {
     track_effectors(ik);
     for (int k = ik->active_count - 1; k >= 0; --k)
         limited |= step(ik, ik->active[k]);
+    /* The turns above an effector carried its frame away after its own step set it: an
+     * effector with an orientation target takes its step again, last. */
+    for (int j = 0; j < ik->target_count; ++j)
+        if (ik->targets[j].kind == REACH_TARGET_POSITION && ik->targets[j].use_orientation &&
+            ik->child_start[ik->targets[j].bone] == ik->child_start[ik->targets[j].bone + 1])
+            limited |= step(ik, ik->targets[j].bone);
     reach__ik_forward(ik);
     return limited;
 }

@@ -115,6 +115,8 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
             previous = error;
             continue;
         }
+        /* Stalled. A remedy changes the pose, so it needs an iteration after it. */
+        if (r.iterations >= settings->max_iterations) break;
         int missed = reachable_but_missed(ik);
         if (may_move_root && move_root(ik)) {
             /* resumes from the moved root */

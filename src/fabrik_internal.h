@@ -36,6 +36,11 @@ static inline reach_real reach__stall_threshold(reach_real floor, reach_real bef
 /* A joint counts as satisfied when reach_joint_limit_error is at most this. */
 #define REACH__LIMIT_SLACK (64 * REACH_REAL_EPSILON)
 
+/* CCD weighs an orientation error as points this fraction of the chain's length out along the
+ * effector's axes: large enough that joints above an end that cannot turn freely help it turn,
+ * small enough that the position still converges. */
+#define REACH__ORIENTATION_LEVER REACH_R(0.2)
+
 /* ---- scratch ---------------------------------------------------------------------------- */
 
 /* Hands out aligned pieces of the caller's scratch. With base NULL it only counts, so the size

@@ -282,7 +282,7 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     }
     ik->chain_length = link_lengths(ik);
     ik->angle_tolerance = settings->angle_tolerance;
-    ik->lever = ik->chain_length > 0 ? ik->chain_length : 1;
+    ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
     ik->max_step = settings->ccd_max_step;
     reach_real tolerance =
         settings->tolerance > 0 ? settings->tolerance : REACH__DEFAULT_TOLERANCE_RATIO * ik->chain_length;

@@ -18,7 +18,11 @@
  * trades position against orientation error in the same units.
  * A meeting target (REACH_TARGET_MEET) pulls each of its two joints toward where the other one
  * is, so the two chains close on each other.
- * settings.ccd_max_step caps the rotation of one joint in one step (damping: smoother, slower). */
+ * settings.ccd_max_step caps the rotation of one joint in one step (damping: smoother, slower);
+ * a cone then projects the capped turn onto what it allows, which can move it a little more.
+ * A lone position target on a chain whose root is a ball or cone gets one more step: the bone
+ * below the root bends so that the root's own step lands the end on the target (the analytic
+ * two-bone step), where plain CCD creeps up on targets near the edge of its reach. */
 #ifndef REACH_CCD_H
 #define REACH_CCD_H
 

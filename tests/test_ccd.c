@@ -1,0 +1,201 @@
+/* CCD: reach rate over random reachable targets for 2 to 64 bones, limits, prismatic joints,
+ * orientation targets, the per-step cap, determinism and errors. */
+#include "test_fabrik_rigs.h"
+
+#define CASES_PER_LENGTH 10000
+
+static reach_status ccd(const reach_skeleton *sk, const reach_target *targets, int count,
+                        const reach_solver_settings *settings, reach_transform *pose, reach_solve_result *result) {
+    return rig_solve(reach_ccd_solve, reach_ccd_scratch_size, sk, targets, count, settings, pose, result);
+}
+
+static void reaches_random_targets(void **state) {
+    (void)state;
+    static const int lengths[] = {2, 3, 4, 5, 8, 16, 32, 64};
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k) {
+        rig_stats s = rig_reach_random_targets(reach_ccd_solve, reach_ccd_scratch_size, lengths[k], CASES_PER_LENGTH,
+                                               0xccd00 + (uint64_t)k);
+        double rate = (double)s.reached / (double)s.cases;
+        print_message("ccd %2d bones: %ld cases, reached %.4f%%, mean iterations %.3f, length error %.2g (bone), "
+                      "%.2g (world, of the chain)\n",
+                      lengths[k], s.cases, 100 * rate, (double)s.iterations / (double)s.cases, s.worst_length_error,
+                      s.worst_world_error);
+        assert_true(rate >= 0.99);
+        assert_true(s.worst_length_error <= TEST_LENGTH_TOL);
+        assert_true(s.worst_world_error <= TEST_LENGTH_TOL);
+    }
+}
+
+static void limits_hold_on_random_chains(void **state) {
+    (void)state;
+    rig_limit_stats s = rig_limited_random_targets(reach_ccd_solve, reach_ccd_scratch_size, 4000, 0xcc1);
+    double rate = (double)s.reached_reachable / (double)s.reachable;
+    print_message(
+        "ccd, limited chains: worst limit error %.2g rad; targets reachable within the limits reached %.2f%%\n",
+        s.worst_limit_error, 100 * rate);
+    assert_true(s.worst_limit_error <= RIG_LIMIT_TOL);
+    /* Measured 81%; a floor to catch regressions. */
+    assert_true(rate >= 0.75);
+}
+
+static void two_hinges_settle_at_nearest_allowed_pose(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x2b);
+    int cases = 400, at_best = 0;
+    for (int c = 0; c < cases; ++c) {
+        rig r;
+        double best;
+        reach_vec3 goal = rig_two_hinge_arm(&r, &rng, &best);
+        reach_transform pose[RIG_MAX_BONES];
+        reach_pose_rest(&r.skeleton, pose);
+        reach_target target = reach_target_position(2, goal);
+        reach_solve_result result;
+        assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+        assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
+        assert_true(result.residual >= best - 3e-3 * r.length);
+        if (best > 3e-3 * r.length) assert_false(result.reached);
+        at_best += result.residual <= best + 2e-3 * r.length;
+    }
+    print_message("ccd, two hinges: at the nearest allowed pose in %d of %d cases\n", at_best, cases);
+    assert_true(at_best >= cases * 85 / 100);
+}
+
+/* A slider along x (allowed [-1, 1]) carrying a bone: CCD slides it as far as the target asks
+ * and the slider allows. */
+static void prismatic_slides_within_range(void **state) {
+    (void)state;
+    rig r;
+    r.parents[0] = -1;
+    r.parents[1] = 0;
+    r.rest[0] = reach_transform_identity();
+    r.rest[1] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, 1, 0));
+    r.joints[0] = reach_joint_prismatic(reach_vec3_make(1, 0, 0), -1, 1);
+    r.joints[1] = reach_joint_ball();
+    rig_finish(&r, 2, 1);
+    reach_transform pose[RIG_MAX_BONES];
+    reach_solve_result result;
+    reach_pose_rest(&r.skeleton, pose);
+    reach_target target = reach_target_position(1, reach_vec3_make(REACH_R(0.6), 1, 0));
+    assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+    assert_true(result.reached);
+    ASSERT_VEC3_NEAR(pose[0].translation, reach_vec3_make(REACH_R(0.6), 0, 0), 1e-5, "slid");
+    target.position = reach_vec3_make(3, 1, 0);
+    assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+    assert_false(result.reached);
+    assert_true(result.limited);
+    ASSERT_VEC3_NEAR(pose[0].translation, reach_vec3_make(1, 0, 0), 1e-5, "stopped at the end of its range");
+    ASSERT_NEAR(result.residual, 2, 1e-5, "what is left");
+}
+
+/* Random reachable poses (position and orientation of the end bone) on ball-jointed chains. */
+static void reaches_position_and_orientation(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x6d);
+    int cases = 3000, reached = 0;
+    for (int c = 0; c < cases; ++c) {
+        rig r;
+        rig_random_chain(&r, &rng, 3 + c % 6, 1);
+        int tip = r.skeleton.bone_count - 1;
+        reach_transform pose[RIG_MAX_BONES], world[RIG_MAX_BONES];
+        rig_random_pose(&r.skeleton, &rng, pose);
+        reach_forward_kinematics(&r.skeleton, pose, world);
+        reach_target target = reach_target_position(tip, world[tip].translation);
+        target.use_orientation = 1;
+        target.orientation = world[tip].rotation;
+        reach_pose_rest(&r.skeleton, pose);
+        reach_solve_result result;
+        assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+        reach_forward_kinematics(&r.skeleton, pose, world);
+        ASSERT_NEAR(result.angle_residual, reach_quat_angle_between(world[tip].rotation, target.orientation), 1e-4,
+                    "angle residual");
+        ASSERT_NEAR(result.residual, reach_vec3_distance(world[tip].translation, target.position), 1e-5 * r.length,
+                    "residual");
+        reached += result.reached;
+    }
+    print_message("ccd, position and orientation: reached %d of %d\n", reached, cases);
+    assert_true(reached >= cases * 99 / 100);
+}
+
+/* With ccd_max_step, one iteration turns no ball or hinge joint further than the cap. (A cone
+ * projects the capped turn onto itself afterwards, which may move it a little further.) */
+static void max_step_caps_each_turn(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x57);
+    reach_solver_settings settings = reach_solver_default_settings();
+    settings.ccd_max_step = REACH_R(0.05);
+    settings.max_iterations = 1;
+    for (int c = 0; c < 1000; ++c) {
+        rig r;
+        int links = 2 + c % 8;
+        rig_random_chain(&r, &rng, links, 1);
+        for (int i = 0; i <= links; ++i)
+            r.joints[i] = i % 2 ? reach_joint_ball() : reach_joint_hinge(test_unit_vec3(&rng), -2, 2);
+        rig_finish(&r, links + 1, 1);
+        reach_transform start[RIG_MAX_BONES], pose[RIG_MAX_BONES];
+        rig_random_pose(&r.skeleton, &rng, start);
+        memcpy(pose, start, sizeof start);
+        reach_target target = reach_target_position(r.skeleton.bone_count - 1, test_in_ball(&rng, r.length));
+        reach_solve_result result;
+        assert_int_equal(ccd(&r.skeleton, &target, 1, &settings, pose, &result), REACH_OK);
+        for (int i = 0; i < r.skeleton.bone_count; ++i)
+            assert_true(reach_quat_angle_between(start[i].rotation, pose[i].rotation) <= settings.ccd_max_step + 1e-4);
+    }
+}
+
+static void same_input_same_bits(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x5b);
+    for (int c = 0; c < 300; ++c) {
+        rig r;
+        rig_random_limited_chain(&r, &rng, 2 + c % 12);
+        reach_transform start[RIG_MAX_BONES], a[RIG_MAX_BONES], b[RIG_MAX_BONES];
+        rig_random_pose(&r.skeleton, &rng, start);
+        memcpy(a, start, sizeof start);
+        memcpy(b, start, sizeof start);
+        reach_target target = reach_target_position(r.skeleton.bone_count - 1, test_in_ball(&rng, r.length));
+        reach_solve_result ra, rb;
+        assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, a, &ra), REACH_OK);
+        assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, b, &rb), REACH_OK);
+        assert_true(test_bytes_equal(a, b, sizeof a));
+        assert_true(test_bytes_equal(&ra, &rb, sizeof ra));
+    }
+}
+
+static void bad_input_is_an_error_and_leaves_pose(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xba);
+    rig r;
+    rig_random_chain(&r, &rng, 4, 1);
+    reach_transform pose[RIG_MAX_BONES], before[RIG_MAX_BONES];
+    reach_pose_rest(&r.skeleton, pose);
+    memcpy(before, pose, sizeof pose);
+    reach_target target = reach_target_position(4, reach_vec3_make((reach_real)NAN, 0, 0));
+    reach_solve_result result;
+    assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_ERROR_NOT_FINITE);
+    assert_true(test_bytes_equal(pose, before, sizeof pose));
+    reach_solver_settings settings = reach_solver_default_settings();
+    settings.ccd_max_step = -1;
+    target.position = reach_vec3_make(1, 1, 1);
+    assert_int_equal(ccd(&r.skeleton, &target, 1, &settings, pose, &result), REACH_ERROR_INVALID_ARGUMENT);
+    assert_true(test_bytes_equal(pose, before, sizeof pose));
+    size_t need = reach_ccd_scratch_size(&r.skeleton, 1);
+    unsigned char *scratch = (unsigned char *)malloc(need);
+    assert_int_equal(reach_ccd_solve(&r.skeleton, &target, 1, NULL, pose, scratch, need - 1, &result),
+                     REACH_ERROR_BUFFER_TOO_SMALL);
+    assert_true(test_bytes_equal(pose, before, sizeof pose));
+    free(scratch);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reaches_random_targets),
+        cmocka_unit_test(limits_hold_on_random_chains),
+        cmocka_unit_test(two_hinges_settle_at_nearest_allowed_pose),
+        cmocka_unit_test(prismatic_slides_within_range),
+        cmocka_unit_test(reaches_position_and_orientation),
+        cmocka_unit_test(max_step_caps_each_turn),
+        cmocka_unit_test(same_input_same_bits),
+        cmocka_unit_test(bad_input_is_an_error_and_leaves_pose),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
