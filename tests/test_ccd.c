@@ -2,8 +2,6 @@
  * orientation targets, the per-step cap, determinism and errors. */
 #include "test_fabrik_rigs.h"
 
-#define CASES_PER_LENGTH 10000
-
 static reach_status ccd(const reach_skeleton *sk, const reach_target *targets, int count,
                         const reach_solver_settings *settings, reach_transform *pose, reach_solve_result *result) {
     return rig_solve(reach_ccd_solve, reach_ccd_scratch_size, sk, targets, count, settings, pose, result);
@@ -11,19 +9,7 @@ static reach_status ccd(const reach_skeleton *sk, const reach_target *targets, i
 
 static void reaches_random_targets(void **state) {
     (void)state;
-    static const int lengths[] = {2, 3, 4, 5, 8, 16, 32, 64};
-    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k) {
-        rig_stats s = rig_reach_random_targets(reach_ccd_solve, reach_ccd_scratch_size, lengths[k], CASES_PER_LENGTH,
-                                               0xccd00 + (uint64_t)k);
-        double rate = (double)s.reached / (double)s.cases;
-        print_message("ccd %2d bones: %ld cases, reached %.4f%%, mean iterations %.3f, length error %.2g (bone), "
-                      "%.2g (world, of the chain)\n",
-                      lengths[k], s.cases, 100 * rate, (double)s.iterations / (double)s.cases, s.worst_length_error,
-                      s.worst_world_error);
-        assert_true(rate >= 0.99);
-        assert_true(s.worst_length_error <= TEST_LENGTH_TOL);
-        assert_true(s.worst_world_error <= TEST_LENGTH_TOL);
-    }
+    rig_reach_rates("ccd", reach_ccd_solve, reach_ccd_scratch_size, 0.99, 0xccd00);
 }
 
 static void limits_hold_on_random_chains(void **state) {
@@ -40,28 +26,11 @@ static void limits_hold_on_random_chains(void **state) {
 
 static void two_hinges_settle_at_nearest_allowed_pose(void **state) {
     (void)state;
-    test_rng rng = test_rng_make(0x2b);
-    int cases = 400, at_best = 0;
-    for (int c = 0; c < cases; ++c) {
-        rig r;
-        double best;
-        reach_vec3 goal = rig_two_hinge_arm(&r, &rng, &best);
-        reach_transform pose[RIG_MAX_BONES];
-        reach_pose_rest(&r.skeleton, pose);
-        reach_target target = reach_target_position(2, goal);
-        reach_solve_result result;
-        assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
-        assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
-        assert_true(result.residual >= best - 3e-3 * r.length);
-        if (best > 3e-3 * r.length) assert_false(result.reached);
-        at_best += result.residual <= best + 2e-3 * r.length;
-    }
+    int cases = 400, at_best = rig_two_hinge_nearest(reach_ccd_solve, reach_ccd_scratch_size, cases, 0x2b);
     print_message("ccd, two hinges: at the nearest allowed pose in %d of %d cases\n", at_best, cases);
     assert_true(at_best >= cases * 85 / 100);
 }
 
-/* A slider along x (allowed [-1, 1]) carrying a bone: CCD slides it as far as the target asks
- * and the slider allows. */
 static void prismatic_slides_within_range(void **state) {
     (void)state;
     rig r;

@@ -5,8 +5,6 @@
 
 #include "test_fabrik_rigs.h"
 
-#define CASES_PER_LENGTH 10000
-
 static reach_status fabrik(const reach_skeleton *sk, const reach_target *targets, int count,
                            const reach_solver_settings *settings, reach_transform *pose, reach_solve_result *result) {
     return rig_solve(reach_fabrik_solve, reach_fabrik_scratch_size, sk, targets, count, settings, pose, result);
@@ -49,19 +47,7 @@ static reach_solve_result solve_to(const rig *r, reach_vec3 goal, const reach_so
 
 static void reaches_random_targets(void **state) {
     (void)state;
-    static const int lengths[] = {2, 3, 4, 5, 8, 16, 32, 64};
-    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k) {
-        rig_stats s = rig_reach_random_targets(reach_fabrik_solve, reach_fabrik_scratch_size, lengths[k],
-                                               CASES_PER_LENGTH, 0xfab00 + (uint64_t)k);
-        double rate = (double)s.reached / (double)s.cases;
-        print_message("fabrik %2d bones: %ld cases, reached %.4f%%, mean iterations %.3f, length error %.2g "
-                      "(bone), %.2g (world, of the chain)\n",
-                      lengths[k], s.cases, 100 * rate, (double)s.iterations / (double)s.cases, s.worst_length_error,
-                      s.worst_world_error);
-        assert_true(rate >= 0.999);
-        assert_true(s.worst_length_error <= TEST_LENGTH_TOL);
-        assert_true(s.worst_world_error <= TEST_LENGTH_TOL);
-    }
+    rig_reach_rates("fabrik", reach_fabrik_solve, reach_fabrik_scratch_size, 0.999, 0xfab00);
 }
 
 /* ---- out of reach ----------------------------------------------------------------------- */

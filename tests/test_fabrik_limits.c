@@ -50,28 +50,11 @@ static void one_hinge_stops_at_its_limit(void **state) {
  * valley). */
 static void two_hinges_settle_at_nearest_allowed_pose(void **state) {
     (void)state;
-    test_rng rng = test_rng_make(0x2a);
-    int cases = 400, at_best = 0;
-    for (int c = 0; c < cases; ++c) {
-        rig r;
-        double best;
-        reach_vec3 goal = rig_two_hinge_arm(&r, &rng, &best);
-        reach_transform pose[RIG_MAX_BONES];
-        reach_pose_rest(&r.skeleton, pose);
-        reach_target target = reach_target_position(2, goal);
-        reach_solve_result result;
-        assert_int_equal(fabrik(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
-        assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
-        assert_true(result.residual >= best - 3e-3 * r.length);
-        if (best > 3e-3 * r.length) assert_false(result.reached);
-        at_best += result.residual <= best + 2e-3 * r.length;
-    }
+    int cases = 400, at_best = rig_two_hinge_nearest(reach_fabrik_solve, reach_fabrik_scratch_size, cases, 0x2a);
     print_message("fabrik, two hinges: at the nearest allowed pose in %d of %d cases\n", at_best, cases);
     assert_true(at_best >= cases * 85 / 100);
 }
 
-/* An orientation target on an end bone with a hinge: the hand takes the asked rotation where its
- * hinge allows it, and the arm bends so that it can. */
 static void orientation_through_end_hinge(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x0e);
