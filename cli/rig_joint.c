@@ -40,7 +40,7 @@ int cli_angle_range_read(const cJSON *json, const char *path, reach_real *min, r
     *max = REACH_PI;
     if (!cli_range_read(json, path, 0, min, max, err)) return 0;
     if (*min < -2 * REACH_PI || *max > 2 * REACH_PI)
-        return cli_fail(err, "%s: hinge limits must lie within [-2*pi, 2*pi] radians", path);
+        return cli_fail(err, "%s: angle limits must lie within [-2*pi, 2*pi] radians", path);
     return 1;
 }
 

@@ -163,6 +163,30 @@ void fk_from_printed(const cJSON *result, const int *parents, int count, reach_v
     }
 }
 
+void assert_self_consistent(const cJSON *result, const int *parents, int count) {
+    reach_vec3 position[32];
+    reach_quat rotation[32];
+    assert_true(count <= 32);
+    fk_from_printed(result, parents, count, position, rotation);
+    for (int i = 0; i < count; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "bones[%d].world_position", i);
+        assert_vec3_near(position[i], json_vec3(result, path), 1e-12);
+        snprintf(path, sizeof path, "bones[%d].world_rotation", i);
+        reach_quat printed = json_quat(result, path);
+        assert_true(fabs(fabs(reach_quat_dot(printed, rotation[i])) - 1) < 1e-12);
+    }
+}
+
+cli_run solve_ok(const char *request) {
+    cli_run run = run_cli(request, "solve", "-", NULL);
+    if (run.status != 0) fail_msg("solve failed: %s", run.out);
+    assert_non_null(run.json);
+    assert_all_finite_text(run.out);
+    assert_string_equal(run.err, "");
+    return run;
+}
+
 void assert_vec3_near(reach_vec3 a, reach_vec3 b, double tolerance) {
     double d = reach_vec3_distance(a, b);
     if (!(d <= tolerance))

@@ -51,6 +51,14 @@ void assert_all_finite_text(const char *text);
 void fk_from_printed(const cJSON *result, const int *parents, int count, reach_vec3 *world_position,
                      reach_quat *world_rotation);
 
+/* Asserts that forward kinematics of the printed local values (fk_from_printed) gives the
+ * printed world values. count <= 32. */
+void assert_self_consistent(const cJSON *result, const int *parents, int count);
+
+/* Runs `reach solve -` on request (' for ") and asserts that it succeeded: exit status 0, one
+ * finite JSON result and nothing on standard error. */
+cli_run solve_ok(const char *request);
+
 void assert_vec3_near(reach_vec3 a, reach_vec3 b, double tolerance);
 
 /* The examples directory (cli/examples), for tests that read files. */

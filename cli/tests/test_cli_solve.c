@@ -21,27 +21,7 @@ static cli_run solve_leg(const char *solver_extra, reach_vec3 target, const char
              "{'rig':{'bones':[" LEG_BONES "]},'solver':{'type':'two_bone'%s},"
              "'targets':[{'bone':'ankle','position':[%.17g,%.17g,%.17g]%s}]}",
              solver_extra, target.x, target.y, target.z, target_extra);
-    cli_run run = run_cli(request, "solve", "-", NULL);
-    if (run.status != 0) fail_msg("solve failed: %s", run.out);
-    assert_non_null(run.json);
-    assert_all_finite_text(run.out);
-    assert_string_equal(run.err, "");
-    return run;
-}
-
-/* FK of the printed local values must give the printed world values. */
-static void assert_self_consistent(const cJSON *result, const int *parents, int count) {
-    reach_vec3 position[8];
-    reach_quat rotation[8];
-    fk_from_printed(result, parents, count, position, rotation);
-    for (int i = 0; i < count; i++) {
-        char path[64];
-        snprintf(path, sizeof path, "bones[%d].world_position", i);
-        assert_vec3_near(position[i], json_vec3(result, path), 1e-12);
-        snprintf(path, sizeof path, "bones[%d].world_rotation", i);
-        reach_quat printed = json_quat(result, path);
-        assert_true(fabs(fabs(reach_quat_dot(printed, rotation[i])) - 1) < 1e-12);
-    }
+    return solve_ok(request);
 }
 
 static void spec_example_reaches_its_target(void **state) {

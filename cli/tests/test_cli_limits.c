@@ -1,0 +1,169 @@
+/* Joint limits through the iterative solvers: the printed pose keeps every hinge in its range
+ * (and its rotation about its axis only) and the cone within its angle; targets the limits
+ * allow are reached; a target they forbid is reported as not reached, limited, with the
+ * distance really left. */
+#include "cli_test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const solvers[] = {"fabrik", "ccd", "jacobian"};
+#define SOLVER_COUNT 3
+
+/* A small arm: a base turning ±0.5 about z, a shoulder and an elbow bending about y on one side
+ * only, a wrist cone of 0.5 rad and the tip. */
+#define ARM                                                                                                            \
+    "{'bones':[{'name':'base','joint':{'type':'hinge','axis':[0,0,1],'min':-0.5,'max':0.5}},"                          \
+    "{'name':'upper','parent':'base','position':[0,0,0.3],'joint':{'type':'hinge','axis':[0,1,0],'min':0,"             \
+    "'max':1.2}},{'name':'fore','parent':'upper','position':[0,0,0.5],'joint':{'type':'hinge','axis':[0,1,0],"         \
+    "'min':-2,'max':0}},{'name':'wrist','parent':'fore','position':[0,0,0.4],'joint':{'type':'cone','axis':[0,0,1],"   \
+    "'angle':0.5}},{'name':'tip','parent':'wrist','position':[0,0,0.1]}]}"
+static const int arm_parents[5] = {-1, 0, 1, 2, 3};
+
+typedef struct hinge {
+    int bone;
+    reach_vec3 axis;
+    double min, max;
+} hinge;
+static const hinge hinges[3] = {{0, {0, 0, 1}, -0.5, 0.5}, {1, {0, 1, 0}, 0, 1.2}, {2, {0, 1, 0}, -2, 0}};
+
+/* Every hinge's printed rotation turns about its axis only, by the printed joint value, which
+ * lies in its range; the wrist swings no more than its cone allows. */
+static void assert_limits_hold(const cJSON *result) {
+    assert_int_equal(cJSON_GetArraySize(json_at(result, "joints")), 3);
+    for (int k = 0; k < 3; k++) {
+        reach_quat q = json_bone_local(result, hinges[k].bone).rotation;
+        reach_vec3 v = reach_vec3_make(q.x, q.y, q.z);
+        assert_true(reach_vec3_length(reach_vec3_cross(v, hinges[k].axis)) < 1e-12);
+        double angle = 2 * atan2(reach_vec3_dot(v, hinges[k].axis), q.w);
+        char path[32];
+        snprintf(path, sizeof path, "joints[%d]", k);
+        double printed = json_number(result, path);
+        assert_true(fabs(remainder(angle - printed, 2 * REACH_PI)) < 1e-12);
+        if (!(printed >= hinges[k].min && printed <= hinges[k].max))
+            fail_msg("joint %d at %.17g is outside [%g, %g]", k, printed, hinges[k].min, hinges[k].max);
+    }
+    /* The cone's axis is the bone's z: the swing is the angle the local z axis turns by. */
+    reach_quat w = json_bone_local(result, 3).rotation;
+    double cos_swing = 1 - 2 * (w.x * w.x + w.y * w.y);
+    assert_true(acos(cos_swing < 1 ? cos_swing : 1) <= 0.5 + 1e-9);
+}
+
+static cli_run solve_arm(const char *solver, reach_vec3 target, const char *joints) {
+    char request[4096];
+    snprintf(request, sizeof request,
+             "{'rig':" ARM ",'solver':{'type':'%s'},'targets':[{'bone':'tip','position':[%.17g,%.17g,%.17g]}]%s}",
+             solver, target.x, target.y, target.z, joints);
+    return solve_ok(request);
+}
+
+/* The tip's position at joint values q, through `reach fk`. */
+static reach_vec3 arm_tip_at(const double q[3]) {
+    char request[4096];
+    snprintf(request, sizeof request, "{'rig':" ARM ",'joints':[%.17g,%.17g,%.17g]}", q[0], q[1], q[2]);
+    cli_run run = run_cli(request, "fk", "-", NULL);
+    assert_int_equal(run.status, 0);
+    reach_vec3 tip = json_vec3(run.json, "bones[4].world_position");
+    cli_run_free(&run);
+    return tip;
+}
+
+static double next_unit(uint64_t *seed) {
+    *seed = *seed * 6364136223846793005u + 1442695040888963407u;
+    return (double)(*seed >> 11) / 9007199254740992.0;
+}
+
+/* Targets made by forward kinematics of joint values inside the limits: ccd and jacobian reach
+ * every one; fabrik may stop short where a one-sided hinge starts straight (docs/cli.md), but
+ * then says so honestly. All keep the limits. */
+static void limits_hold_and_allowed_targets_are_reached(void **state) {
+    (void)state;
+    uint64_t seed = 2024;
+    for (int i = 0; i < 15; i++) {
+        double q[3];
+        for (int k = 0; k < 3; k++)
+            q[k] = hinges[k].min + (hinges[k].max - hinges[k].min) * next_unit(&seed);
+        reach_vec3 target = arm_tip_at(q);
+        for (int s = 0; s < SOLVER_COUNT; s++) {
+            cli_run run = solve_arm(solvers[s], target, "");
+            assert_limits_hold(run.json);
+            assert_self_consistent(run.json, arm_parents, 5);
+            double residual = json_number(run.json, "residual");
+            assert_true(fabs(reach_vec3_distance(json_vec3(run.json, "bones[4].world_position"), target) - residual) <
+                        1e-12);
+            /* The default tolerance: 1e-4 × the moving bones' length, 0.3 + 0.5 + 0.4 + 0.1. */
+            int reached = cJSON_IsTrue(json_at(run.json, "reached"));
+            assert_int_equal(reached, residual <= 1e-4 * 1.3);
+            if (strcmp(solvers[s], "fabrik") != 0 && !reached)
+                fail_msg("%s missed an allowed target: %s", solvers[s], run.out);
+            cli_run_free(&run);
+        }
+    }
+}
+
+/* Straight out to the side (+y) needs the base to turn by pi/2; it may turn 0.5. */
+static void forbidden_target_is_reported(void **state) {
+    (void)state;
+    reach_vec3 target = reach_vec3_make(0, 0.8, 0.4);
+    for (int s = 0; s < SOLVER_COUNT; s++) {
+        cli_run run = solve_arm(solvers[s], target, "");
+        assert_true(cJSON_IsFalse(json_at(run.json, "reached")));
+        assert_true(cJSON_IsTrue(json_at(run.json, "limited")));
+        double residual = json_number(run.json, "residual");
+        assert_true(residual > 0.1);
+        assert_true(fabs(reach_vec3_distance(json_vec3(run.json, "bones[4].world_position"), target) - residual) <
+                    1e-12);
+        assert_limits_hold(run.json);
+        cli_run_free(&run);
+    }
+}
+
+/* The printed joints go back in as a starting pose (they are within the limits the input is
+ * checked against), and a solve from the solution needs no iteration. */
+static void printed_joints_warm_start_the_next_solve(void **state) {
+    (void)state;
+    const double q[3] = {0.3, 0.7, -1.1};
+    reach_vec3 target = arm_tip_at(q);
+    for (int s = 1; s < SOLVER_COUNT; s++) {
+        cli_run first = solve_arm(solvers[s], target, "");
+        assert_true(cJSON_IsTrue(json_at(first.json, "reached")));
+        char joints[256];
+        snprintf(joints, sizeof joints, ",'joints':[%.17g,%.17g,%.17g]", json_number(first.json, "joints[0]"),
+                 json_number(first.json, "joints[1]"), json_number(first.json, "joints[2]"));
+        /* The wrist's swing is not a joint value: the second solve starts with it at rest, so
+         * it may move again, but the hinges start where the first solve left them. */
+        cli_run second = solve_arm(solvers[s], target, joints);
+        assert_true(cJSON_IsTrue(json_at(second.json, "reached")));
+        assert_limits_hold(second.json);
+        cli_run_free(&first);
+        cli_run_free(&second);
+    }
+}
+
+/* A starting pose on the target: no iterations, nothing moves. */
+static void start_on_target_keeps_the_pose(void **state) {
+    (void)state;
+    const double q[3] = {-0.2, 0.4, -0.9};
+    reach_vec3 target = arm_tip_at(q);
+    for (int s = 0; s < SOLVER_COUNT; s++) {
+        cli_run run = solve_arm(solvers[s], target, ",'joints':[-0.2,0.4,-0.9]");
+        assert_int_equal((int)json_number(run.json, "iterations"), 0);
+        for (int k = 0; k < 3; k++) {
+            char path[32];
+            snprintf(path, sizeof path, "joints[%d]", k);
+            assert_true(fabs(json_number(run.json, path) - q[k]) < 1e-12);
+        }
+        cli_run_free(&run);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(limits_hold_and_allowed_targets_are_reached),
+        cmocka_unit_test(forbidden_target_is_reported),
+        cmocka_unit_test(printed_joints_warm_start_the_next_solve),
+        cmocka_unit_test(start_on_target_keeps_the_pose),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
