@@ -34,6 +34,13 @@ static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visi
          * together and cannot close the gap. */
         int partner_below = reach__is_ancestor(ik->skeleton, i, t->meet_bone);
         reach_vec3 other = reach_vec3_sub(ik->partner[j], origin);
+        if (ik->meet_anchored[j]) {
+            /* Both ends go where the meeting point is held. */
+            reach_vec3 goal = reach_vec3_sub(ik->goal[j], origin);
+            if (below) visit(context, from, goal, t->weight, 0);
+            if (partner_below) visit(context, other, goal, t->weight, 0);
+            continue;
+        }
         if (below && !partner_below) visit(context, from, other, t->weight, 0);
         if (partner_below && !below) visit(context, other, from, t->weight, 0);
     }
@@ -242,6 +249,7 @@ static void track_effectors(reach__ik *ik) {
 
 int reach__ccd_sweep(reach__ik *ik) {
     int limited = 0;
+    reach__ik_update_goals(ik);
     track_effectors(ik);
     for (int k = ik->active_count - 1; k >= 0; --k)
         limited |= step(ik, ik->active[k]);

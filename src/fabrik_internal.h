@@ -63,21 +63,22 @@ typedef struct reach__ik {
     const reach_skeleton *skeleton;
     const reach_target *targets;
     int target_count;
-    int root;                 /* the first bone that moves */
-    reach_quat above_root;    /* world rotation of the root's parent (identity for a skeleton root) */
-    reach_vec3 above_origin;  /* world position of the root's parent's joint (origin for a skeleton root) */
-    int active_count;         /* bones that move, ascending (parents first) */
-    int *active;              /* [bone_count], first active_count used */
-    int *child_start;         /* [bone_count + 1]: active children of b are children[child_start[b] ..] */
-    int *children;            /* [bone_count] */
-    unsigned char *is_active; /* [bone_count] */
-    unsigned char *free_tip;  /* [bone_count]: an effector whose own rotation nothing asks for */
-    reach_real *weight;       /* [bone_count]: sum of target weights at or below the bone */
-    reach_transform *local;   /* [bone_count]: working copy of the pose */
-    reach_vec3 *pos;          /* [bone_count]: world joint positions of active bones */
-    reach_quat *rot;          /* [bone_count]: world rotations of active bones */
-    reach_quat *goal_rot;     /* [bone_count]: wanted world rotation of effectors */
-    reach_vec3 *goal;         /* [target_count]: where each target pulls its bone this iteration */
+    int root;                     /* the first bone that moves */
+    reach_quat above_root;        /* world rotation of the root's parent (identity for a skeleton root) */
+    reach_vec3 above_origin;      /* world position of the root's parent's joint (origin for a skeleton root) */
+    int active_count;             /* bones that move, ascending (parents first) */
+    int *active;                  /* [bone_count], first active_count used */
+    int *child_start;             /* [bone_count + 1]: active children of b are children[child_start[b] ..] */
+    int *children;                /* [bone_count] */
+    unsigned char *is_active;     /* [bone_count] */
+    unsigned char *free_tip;      /* [bone_count]: an effector whose own rotation nothing asks for */
+    reach_real *weight;           /* [bone_count]: sum of target weights at or below the bone */
+    reach_transform *local;       /* [bone_count]: working copy of the pose */
+    reach_vec3 *pos;              /* [bone_count]: world joint positions of active bones */
+    reach_quat *rot;              /* [bone_count]: world rotations of active bones */
+    reach_quat *goal_rot;         /* [bone_count]: wanted world rotation of effectors */
+    reach_vec3 *goal;             /* [target_count]: where each target pulls its bone this iteration */
+    unsigned char *meet_anchored; /* [target_count]: a meeting pair's goal is fixed by other pulls */
     /* FABRIK's backward pass: Σ weight · proposed joint position and world rotation per bone. */
     reach_vec3 *sum_pos;    /* [bone_count] */
     reach_quat *sum_rot;    /* [bone_count] */
@@ -111,8 +112,9 @@ int reach__ccd_sweep(reach__ik *ik);
 /* Forward kinematics for the active bones from their working local transforms. */
 void reach__ik_forward(reach__ik *ik);
 
-/* Where each target pulls this iteration: its position, or for a meeting pair the midpoint of
- * the two joints (the fixed one's position when one of them cannot move). */
+/* Where each target pulls this iteration: its position, or for a meeting pair the point where
+ * the two joints meet: the root's joint when one of them is the root, else where the position
+ * targets on either end pull it (weighted), else the midpoint of the two (not anchored). */
 void reach__ik_update_goals(reach__ik *ik);
 
 /* The residuals of the current positions and rotations. Returns nonzero when every target is

@@ -36,6 +36,7 @@ static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int targe
     ik->goal_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
     ik->weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
     ik->goal = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+    ik->meet_anchored = (unsigned char *)reach__arena_take(arena, t, 1);
     ik->active = (int *)reach__arena_take(arena, n, sizeof(int));
     ik->child_start = (int *)reach__arena_take(arena, n + 1, sizeof(int));
     ik->children = (int *)reach__arena_take(arena, n, sizeof(int));
@@ -292,17 +293,39 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     return REACH_OK;
 }
 
+/* Where the position targets on `bone` pull it, weighted, added to *sum and *weight. */
+static void pull_on(const reach__ik *ik, int bone, reach_vec3 *sum, reach_real *weight) {
+    for (int j = 0; j < ik->target_count; ++j) {
+        const reach_target *t = &ik->targets[j];
+        if (t->kind != REACH_TARGET_POSITION || t->bone != bone) continue;
+        *sum = reach_vec3_mad(*sum, t->position, t->weight);
+        *weight += t->weight;
+    }
+}
+
 void reach__ik_update_goals(reach__ik *ik) {
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
+        ik->meet_anchored[j] = 0;
         if (t->kind == REACH_TARGET_POSITION) {
             ik->goal[j] = t->position;
-        } else if (t->bone == ik->root || t->meet_bone == ik->root) {
+            continue;
+        }
+        if (t->bone == ik->root || t->meet_bone == ik->root) {
             /* The root's joint does not move: the other end comes to it. */
             ik->goal[j] = ik->pos[ik->root];
-        } else {
-            ik->goal[j] = reach_vec3_lerp(ik->pos[t->bone], ik->pos[t->meet_bone], REACH_R(0.5));
+            ik->meet_anchored[j] = 1;
+            continue;
         }
+        /* Where the two ends are pulled otherwise (a hand on a held object) is where they
+         * meet; with no other pull they meet halfway. */
+        reach_vec3 sum = reach_vec3_zero();
+        reach_real weight = 0;
+        pull_on(ik, t->bone, &sum, &weight);
+        pull_on(ik, t->meet_bone, &sum, &weight);
+        ik->meet_anchored[j] = weight > 0;
+        ik->goal[j] = weight > 0 ? reach_vec3_scale(sum, 1 / weight)
+                                 : reach_vec3_lerp(ik->pos[t->bone], ik->pos[t->meet_bone], REACH_R(0.5));
     }
 }
 
