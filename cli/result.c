@@ -50,6 +50,21 @@ static int add_bones(cJSON *result, const cli_rig *rig, const reach_transform *p
     return 1;
 }
 
+/* reach_pose_get_values reports hinge angles in (-pi, pi]. A range that reaches past pi (a
+ * rig may allow up to [-2pi, 2pi]) can hold the same rotation one turn on, and that is the value
+ * to print: printed joints then lie in their ranges and read back as a starting pose. */
+static void hinge_values_in_range(const cli_rig *rig, reach_real *values) {
+    int n = 0;
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        const reach_joint *joint = &rig->joints[bone];
+        if (!reach_joint_has_value(joint->type)) continue;
+        reach_real *value = &values[n++];
+        if (joint->type != REACH_JOINT_HINGE) continue;
+        if (*value < joint->min && *value + 2 * REACH_PI <= joint->max) *value += 2 * REACH_PI;
+        if (*value > joint->max && *value - 2 * REACH_PI >= joint->min) *value -= 2 * REACH_PI;
+    }
+}
+
 int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform *pose, cli_error *err) {
     int value_count = reach_skeleton_value_count(&rig->skeleton);
     reach_transform *world = malloc((size_t)rig->bone_count * sizeof *world);
@@ -58,6 +73,7 @@ int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform
     if (ok) {
         reach_forward_kinematics(&rig->skeleton, pose, world);
         reach_pose_get_values(&rig->skeleton, pose, values);
+        hinge_values_in_range(rig, values);
         ok = add_bones(result, rig, pose, world) && add_numbers(result, "joints", values, value_count);
     }
     free(world);

@@ -113,6 +113,30 @@ static void names_and_tool(void **state) {
     cli_run_free(&run);
 }
 
+/* A revolute range past pi: printed angles are the turn that lies in the range, and a solve
+ * there prints its solution in the range too (so it reads back as a starting pose). */
+static void angles_print_in_their_range(void **state) {
+    (void)state;
+    const char *rig = "{'dh':{'convention':'standard','joints':[{'a':1,'min':2,'max':5}]}}";
+    for (double q = 2; q <= 5; q += 0.25) {
+        char request[512];
+        snprintf(request, sizeof request, "{'rig':%s,'joints':[%.17g]}", rig, q);
+        cli_run run = run_cli(request, "fk", "-", NULL);
+        assert_int_equal(run.status, 0);
+        assert_true(fabs(json_number(run.json, "joints[0]") - q) < 1e-12);
+        cli_run_free(&run);
+    }
+    char request[512];
+    snprintf(
+        request, sizeof request,
+        "{'rig':%s,'solver':{'type':'jacobian'},'joints':[2],'targets':[{'bone':'tool','position':[%.17g,%.17g,0]}]}",
+        rig, cos(4.0), sin(4.0));
+    cli_run run = solve_ok(request);
+    assert_true(cJSON_IsTrue(json_at(run.json, "reached")));
+    assert_true(fabs(json_number(run.json, "joints[0]") - 4) < 1e-3);
+    cli_run_free(&run);
+}
+
 /* 6-D targets from forward kinematics of joint values inside the limits, solved from other
  * joint values with the default (most robust) settings: reached, and the reference forward
  * kinematics of the printed joints lands on the target. */
@@ -160,6 +184,7 @@ int main(void) {
         cmocka_unit_test(ur5_upright_pose),
         cmocka_unit_test(fk_matches_the_dh_matrices),
         cmocka_unit_test(names_and_tool),
+        cmocka_unit_test(angles_print_in_their_range),
         cmocka_unit_test(jacobian_reaches_fk_poses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
