@@ -39,7 +39,7 @@ static void print_help(FILE *out) {
             "  walk             the standard creature walking; one JSON object per frame\n"
             "    --legs N       2 to %d, even (default 8)\n"
             "    --frames N     frames to print (default 600)\n"
-            "    --dt SECONDS   time per frame, at most 1 (default 0.016)\n"
+            "    --dt SECONDS   time per frame, 1e-6 to 1 (default 0.016)\n"
             "    --path PATH    circle, line or figure8 (default circle)\n"
             "    --terrain T    flat, waves or steps (default flat)\n"
             "\n"

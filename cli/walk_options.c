@@ -7,7 +7,9 @@
 #include "walk.h"
 
 #define MAX_FRAMES 10000000
-#define MAX_DT     1.0
+/* A frame shorter than a microsecond makes the body's speed (its move over dt) overflow. */
+#define MIN_DT 1e-6
+#define MAX_DT 1.0
 
 /* A whole number in [min, max], nothing else in the text. */
 static int parse_int(const char *text, long min, long max, long *out) {
@@ -42,8 +44,8 @@ static int read_frames(const char *text, int *frames, cli_error *err) {
 static int read_dt(const char *text, double *dt, cli_error *err) {
     char *end = NULL;
     double value = strtod(text, &end);
-    if (end == text || *end != '\0' || text[0] == ' ' || !isfinite(value) || !(value > 0) || value > MAX_DT)
-        return cli_fail(err, "--dt: expected seconds per frame, more than 0 and at most %g, got '%s'", MAX_DT, text);
+    if (end == text || *end != '\0' || text[0] == ' ' || !isfinite(value) || !(value >= MIN_DT) || value > MAX_DT)
+        return cli_fail(err, "--dt: expected seconds per frame from 1e-6 to 1, got '%s'", text);
     *dt = value;
     return 1;
 }

@@ -140,11 +140,12 @@ static void bad_options(void **state) {
     expect_walk_error("--frames: expected a whole number from 1 to 10000000, got '2.5'", "--frames", "2.5");
     expect_walk_error("--frames: expected a whole number from 1 to 10000000, got '99999999999999999999'", "--frames",
                       "99999999999999999999");
-    expect_walk_error("--dt: expected seconds per frame, more than 0 and at most 1, got '0'", "--dt", "0");
-    expect_walk_error("--dt: expected seconds per frame, more than 0 and at most 1, got '-0.1'", "--dt", "-0.1");
-    expect_walk_error("--dt: expected seconds per frame, more than 0 and at most 1, got 'nan'", "--dt", "nan");
-    expect_walk_error("--dt: expected seconds per frame, more than 0 and at most 1, got '2'", "--dt", "2");
-    expect_walk_error("--dt: expected seconds per frame, more than 0 and at most 1, got '0.01s'", "--dt", "0.01s");
+    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '0'", "--dt", "0");
+    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '-0.1'", "--dt", "-0.1");
+    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got 'nan'", "--dt", "nan");
+    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '2'", "--dt", "2");
+    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '4e-320'", "--dt", "4e-320");
+    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '0.01s'", "--dt", "0.01s");
     expect_walk_error("--path: unknown path 'spiral' (expected circle, line or figure8)", "--path", "spiral");
     expect_walk_error("--terrain: unknown terrain 'lava' (expected flat, waves or steps)", "--terrain", "lava");
     expect_walk_error("--legs needs a value", "--legs", NULL);
