@@ -41,6 +41,8 @@ void demo_set_colour(cairo_t *cr, demo_colour colour, double alpha) {
     cairo_set_source_rgba(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0, alpha);
 }
 
+void demo_set_rgb(cairo_t *cr, demo_rgb rgb) { cairo_set_source_rgb(cr, rgb.r / 255.0, rgb.g / 255.0, rgb.b / 255.0); }
+
 void demo_canvas_clear(demo_canvas *canvas) {
     cairo_t *cr = canvas->cr;
     cairo_identity_matrix(cr);
@@ -137,6 +139,20 @@ void demo_draw_diamond(demo_canvas *canvas, demo_point centre, double radius, de
     cairo_fill(cr);
 }
 
+void demo_draw_wedge(demo_canvas *canvas, demo_point centre, double radius, double from, double to, demo_colour colour,
+                     double fill_alpha) {
+    cairo_t *cr = canvas->cr;
+    /* The picture's y grows downward, so counter-clockwise on it is clockwise for cairo. */
+    cairo_move_to(cr, centre.x, centre.y);
+    cairo_arc_negative(cr, centre.x, centre.y, radius, -from, -to);
+    cairo_close_path(cr);
+    demo_set_colour(cr, colour, fill_alpha);
+    cairo_fill_preserve(cr);
+    demo_set_colour(cr, colour, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+}
+
 static void set_font(cairo_t *cr, double size, int bold) {
     cairo_select_font_face(cr, FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
@@ -157,6 +173,12 @@ double demo_draw_text(demo_canvas *canvas, double x, double y, const char *text,
     cairo_show_text(cr, text);
     cairo_new_path(cr);
     return extents.x_advance;
+}
+
+void demo_draw_field(demo_canvas *canvas, double x, double y, double label_width, const char *label, const char *value,
+                     demo_colour value_colour) {
+    demo_draw_text(canvas, x, y, label, 12.5, DEMO_TEXT_MUTED, DEMO_ALIGN_LEFT, 0);
+    demo_draw_text(canvas, x + label_width, y, value, 13.5, value_colour, DEMO_ALIGN_LEFT, 0);
 }
 
 void demo_draw_header(demo_canvas *canvas, const char *title, const char *subtitle) {

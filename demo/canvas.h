@@ -49,6 +49,8 @@ void demo_canvas_destroy(demo_canvas *canvas);
 void demo_canvas_clear(demo_canvas *canvas);
 
 void demo_set_colour(cairo_t *cr, demo_colour colour, double alpha);
+/* An exact colour, opaque: for shades from demo_palette_blend. */
+void demo_set_rgb(cairo_t *cr, demo_rgb rgb);
 
 void demo_draw_segment(demo_canvas *canvas, demo_point a, demo_point b, double width, demo_colour colour, double alpha);
 void demo_draw_dashed_segment(demo_canvas *canvas, demo_point a, demo_point b, double width, demo_colour colour);
@@ -62,10 +64,17 @@ void demo_draw_joint(demo_canvas *canvas, demo_point centre, double radius, demo
 void demo_draw_target(demo_canvas *canvas, demo_point centre, double radius, demo_colour colour);
 /* A pole: a small diamond. */
 void demo_draw_diamond(demo_canvas *canvas, demo_point centre, double radius, demo_colour colour);
+/* A filled pie slice from angle `from` to angle `to` (radians, counter-clockwise on the
+ * picture, 0 pointing right), with its two edges stroked: the range a joint allows. */
+void demo_draw_wedge(demo_canvas *canvas, demo_point centre, double radius, double from, double to, demo_colour colour,
+                     double fill_alpha);
 
 /* Text with its baseline at y; returns the advance width in pixels. */
 double demo_draw_text(demo_canvas *canvas, double x, double y, const char *text, double size, demo_colour colour,
                       demo_align align, int bold);
+/* One row of a readout: a muted label at x and its value at x + label_width. */
+void demo_draw_field(demo_canvas *canvas, double x, double y, double label_width, const char *label, const char *value,
+                     demo_colour value_colour);
 /* The scene's title and one line of what is drawn, in the header band. */
 void demo_draw_header(demo_canvas *canvas, const char *title, const char *subtitle);
 /* A status label ("reached", "out of reach") on a panel with a coloured dot; x is the left

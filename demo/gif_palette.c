@@ -15,12 +15,6 @@ static void add_colour(demo_gif_palette *p, unsigned r, unsigned g, unsigned b) 
     p->colours[p->count++] = c;
 }
 
-/* a + (b - a) * step / steps, rounded to nearest as cairo's compositing does. */
-static unsigned blend_channel(unsigned a, unsigned b, int step, int steps) {
-    int v = (int)a * (steps - step) + (int)b * step;
-    return (unsigned)((v + steps / 2) / steps);
-}
-
 void demo_gif_palette_build(demo_gif_palette *p) {
     memset(p, 0, sizeof *p);
     for (int c = 0; c < DEMO_COLOUR_COUNT; c++) {
@@ -28,13 +22,10 @@ void demo_gif_palette_build(demo_gif_palette *p) {
         add_colour(p, rgb.r, rgb.g, rgb.b);
     }
     /* Antialiased edges and translucent strokes over the background. */
-    demo_rgb bg = demo_palette_rgb(DEMO_BACKGROUND);
     for (int c = 0; c < DEMO_COLOUR_COUNT; c++) {
-        demo_rgb fg = demo_palette_rgb((demo_colour)c);
-        for (int step = 1; step < DEMO_GIF_BLEND_STEPS; step++) {
-            add_colour(p, blend_channel(bg.r, fg.r, step, DEMO_GIF_BLEND_STEPS),
-                       blend_channel(bg.g, fg.g, step, DEMO_GIF_BLEND_STEPS),
-                       blend_channel(bg.b, fg.b, step, DEMO_GIF_BLEND_STEPS));
+        for (int step = 1; step < DEMO_BLEND_STEPS; step++) {
+            demo_rgb blend = demo_palette_blend((demo_colour)c, step);
+            add_colour(p, blend.r, blend.g, blend.b);
         }
     }
     /* Everything else (one colour over another) lands on the nearest cube entry. */

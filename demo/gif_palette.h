@@ -16,8 +16,6 @@
 #define DEMO_GIF_COLOURS 256
 /* The last entry is never a colour: frames after the first mark unchanged pixels with it. */
 #define DEMO_GIF_TRANSPARENT (DEMO_GIF_COLOURS - 1)
-/* Steps of the blend between each demo colour and the background (1/8 .. 7/8). */
-#define DEMO_GIF_BLEND_STEPS 8
 #define DEMO_GIF_CACHE_SIZE  (1 << 16)
 
 typedef struct demo_gif_palette {

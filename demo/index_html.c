@@ -28,7 +28,7 @@ static void put_style(FILE *f) {
     fprintf(f,
             "<style>\n"
             "body { background: %s; color: %s; font: 16px/1.5 \"DejaVu Sans\", sans-serif; margin: 2em auto;"
-            " max-width: 780px; padding: 0 1em; }\n"
+            " max-width: 1000px; padding: 0 1em; }\n"
             "h1 { font-size: 1.6em; margin-bottom: 0.2em; }\n"
             "p.lead, p.caption, p.meta { color: %s; }\n"
             "section { background: %s; border-radius: 8px; padding: 1em; margin: 1.5em 0; }\n"

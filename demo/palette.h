@@ -22,6 +22,9 @@ typedef enum demo_colour {
     DEMO_SOLID_TOP,    /* lit faces of solid 3-D objects (stair treads) */
     DEMO_SOLID_FRONT,  /* faces turned from the light (risers) */
     DEMO_SOLID_SIDE,   /* faces in between (stair sides) */
+    DEMO_AXIS_X,       /* coordinate frames: the x, y and z axes (tool frames, targets) */
+    DEMO_AXIS_Y,
+    DEMO_AXIS_Z,
     DEMO_COLOUR_COUNT
 } demo_colour;
 
@@ -30,6 +33,15 @@ typedef struct demo_rgb {
 } demo_rgb;
 
 demo_rgb demo_palette_rgb(demo_colour colour);
+
+/* Steps of the blend between a colour and the background that the GIF palette holds exactly:
+ * eighths, as antialiased edges produce them. */
+#define DEMO_BLEND_STEPS 8
+
+/* The colour `step` / DEMO_BLEND_STEPS of the way from the background to `colour` (0: the
+ * background, DEMO_BLEND_STEPS: the colour), rounded as cairo composites. Shades drawn opaque in
+ * these colours stay exact in the GIF, whatever they are drawn over. */
+demo_rgb demo_palette_blend(demo_colour colour, int step);
 
 /* The colour as a CSS "#rrggbb" string, for index.html. */
 void demo_palette_css(demo_colour colour, char css[8]);

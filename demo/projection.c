@@ -53,3 +53,5 @@ double demo_camera_scale_at(const demo_camera *camera, reach_vec3 p) {
 double demo_camera_distance(const demo_camera *camera, reach_vec3 p) {
     return (double)reach_vec3_length(reach_vec3_sub(p, camera->eye));
 }
+
+reach_vec3 demo_from_z_up(reach_vec3 p) { return reach_vec3_make(p.x, p.z, -p.y); }

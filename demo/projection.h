@@ -44,4 +44,9 @@ double demo_camera_scale_at(const demo_camera *camera, reach_vec3 p);
 /* Distance from the eye, for painter's-algorithm ordering (far things first). */
 double demo_camera_distance(const demo_camera *camera, reach_vec3 p);
 
+/* The demo's 3-D scenery is y up. Robots and the walker are z up: this turns a z-up point or
+ * direction into the scenery's frame (x stays, z becomes y, y becomes -z), a rotation, so
+ * handedness and lengths are kept. */
+reach_vec3 demo_from_z_up(reach_vec3 p);
+
 #endif

@@ -39,8 +39,16 @@ typedef struct demo_scene {
     double still_time;  /* the moment shown in the PNG still, in seconds */
 } demo_scene;
 
+/* In a scene's definition: its legend, from an array of entries. */
+#define DEMO_LEGEND(entries) .legend = (entries), .legend_count = (int)(sizeof(entries) / sizeof((entries)[0]))
+
 extern const demo_scene demo_scene_two_bone_2d;
 extern const demo_scene demo_scene_leg_3d;
+extern const demo_scene demo_scene_fabrik_tentacle;
+extern const demo_scene demo_scene_fabrik_tree;
+extern const demo_scene demo_scene_fabrik_loop;
+extern const demo_scene demo_scene_ccd_chain;
+extern const demo_scene demo_scene_compare;
 
 /* The table, in the order the index shows them; at most DEMO_MAX_SCENES. */
 #define DEMO_MAX_SCENES 64

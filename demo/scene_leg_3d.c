@@ -275,8 +275,7 @@ const demo_scene demo_scene_leg_3d = {
     .caption = "Two legs climb a flight of steps: each foot target lifts off a tread and lands two higher, and the "
                "3-D two-bone solver with a pole ahead of the knee keeps each knee bending forward.",
     .draw = draw_leg_3d,
-    .legend = legend,
-    .legend_count = (int)(sizeof legend / sizeof legend[0]),
+    DEMO_LEGEND(legend),
     .width = 720,
     .height = 540,
     .duration = START_PAUSE + STEP_COUNT * STEP_SECONDS + END_PAUSE,

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "projection.h"
 #include "scene.h"
+#include "scenery2d.h"
 
 #define UPPER_LENGTH 0.8
 #define LOWER_LENGTH 0.4
@@ -19,7 +19,6 @@
 #define SPIRAL_SECONDS    4.0
 #define PATH_CENTRE_X     0.75
 #define TRAIL_SECONDS     1.2
-#define TRAIL_SAMPLES     30
 
 /* Room for the information column on the right. */
 #define INFO_WIDTH 214
@@ -46,38 +45,6 @@ static reach_vec2 target_at(double t) {
         y = radius * sin(angle);
     }
     return vec2(x, y);
-}
-
-static void draw_grid(demo_canvas *canvas, const demo_view2d *view, double right_edge) {
-    cairo_t *cr = canvas->cr;
-    cairo_save(cr);
-    cairo_rectangle(cr, 0, DEMO_HEADER_HEIGHT, right_edge, canvas->height - DEMO_HEADER_HEIGHT - DEMO_FOOTER_HEIGHT);
-    cairo_clip(cr);
-    demo_set_colour(cr, DEMO_GRID, 1);
-    cairo_set_line_width(cr, 1);
-    /* Lines every half unit, on pixel centres so they stay crisp. */
-    for (int i = -8; i <= 8; i++) {
-        double x = floor(view->origin_x + i * 0.5 * view->scale) + 0.5;
-        double y = floor(view->origin_y + i * 0.5 * view->scale) + 0.5;
-        cairo_move_to(cr, x, 0);
-        cairo_line_to(cr, x, canvas->height);
-        cairo_move_to(cr, 0, y);
-        cairo_line_to(cr, right_edge, y);
-    }
-    cairo_stroke(cr);
-    cairo_restore(cr);
-}
-
-static void draw_trail(demo_canvas *canvas, const demo_view2d *view, double t) {
-    /* Butt caps: round ones would overlap at every joint and show as beads. */
-    cairo_set_line_cap(canvas->cr, CAIRO_LINE_CAP_BUTT);
-    for (int k = 0; k < TRAIL_SAMPLES; k++) {
-        double t0 = t - TRAIL_SECONDS * k / TRAIL_SAMPLES, t1 = t - TRAIL_SECONDS * (k + 1) / TRAIL_SAMPLES;
-        double fade = 1.0 - (double)k / TRAIL_SAMPLES;
-        demo_draw_segment(canvas, demo_view2d_point(view, target_at(t0)), demo_view2d_point(view, target_at(t1)), 2.5,
-                          DEMO_TARGET, 0.85 * fade);
-    }
-    cairo_set_line_cap(canvas->cr, CAIRO_LINE_CAP_ROUND);
 }
 
 static void draw_reach_circles(demo_canvas *canvas, const demo_view2d *view, demo_point root) {
@@ -157,10 +124,11 @@ static reach_status draw_two_bone_2d(demo_canvas *canvas, const demo_frame *fram
     demo_point end = demo_view2d_point(&view, out.end), target = demo_view2d_point(&view, in.target);
     demo_point mirror = demo_view2d_point(&view, out.mid_mirror);
 
-    draw_grid(canvas, &view, right_edge);
+    double view_height = canvas->height - DEMO_HEADER_HEIGHT - DEMO_FOOTER_HEIGHT;
+    demo_draw_grid_2d(canvas, &view, 0, DEMO_HEADER_HEIGHT, right_edge, view_height, 0.5);
     draw_reach_circles(canvas, &view, root);
     if (out.reached) draw_construction(canvas, &view, root, target);
-    draw_trail(canvas, &view, frame->time);
+    demo_draw_trail_2d(canvas, &view, target_at, frame->time, TRAIL_SECONDS, DEMO_TARGET);
     demo_draw_dashed_segment(canvas, root, mirror, 1.5, DEMO_GUIDE);
     demo_draw_dashed_segment(canvas, mirror, end, 1.5, DEMO_GUIDE);
     if (!out.reached) demo_draw_dashed_segment(canvas, end, target, 2, DEMO_UNREACHED);
@@ -183,8 +151,7 @@ const demo_scene demo_scene_two_bone_2d = {
                "reach annulus on both sides: too far and the arm points straight at the target, too near and it "
                "folds.",
     .draw = draw_two_bone_2d,
-    .legend = legend,
-    .legend_count = (int)(sizeof legend / sizeof legend[0]),
+    DEMO_LEGEND(legend),
     .width = 720,
     .height = 540,
     .duration = LISSAJOUS_SECONDS + SPIRAL_SECONDS,

@@ -119,3 +119,109 @@ void demo_draw_shadow(demo_canvas *canvas, const demo_camera *camera, reach_vec3
     demo_set_colour(cr, DEMO_BACKGROUND, 0.5);
     cairo_fill(cr);
 }
+
+/* ---- height fields ---------------------------------------------------------------------- */
+
+/* Blends of the lit solid colour from dim to full: slopes turned from the light get the low
+ * ones. The darkest stays clear of the background so the terrain reads as ground. */
+#define SHADE_LOWEST 3
+#define SHADE_LINE   2 /* grid lines: this many blend steps darker than their quad */
+
+typedef struct quad {
+    reach_vec3 corner[4];
+    double distance;
+    int shade;      /* blend step of DEMO_SOLID_TOP */
+    int line_edges; /* bit 0: edge corner 0→1 is on a grid line, bit 1: edge 3→0 */
+} quad;
+
+static int quad_farther_first(const void *a, const void *b) {
+    double da = ((const quad *)a)->distance, db = ((const quad *)b)->distance;
+    return (da < db) - (da > db);
+}
+
+static int shade_of(const reach_vec3 c[4], reach_vec3 light) {
+    /* The normal from the quad's diagonals: flat shading of a possibly non-planar quad. */
+    reach_vec3 normal = reach_vec3_cross(reach_vec3_sub(c[2], c[0]), reach_vec3_sub(c[1], c[3]));
+    normal = reach_vec3_normalize_safe(normal, vec3(0, 1, 0));
+    if (normal.y < 0) normal = reach_vec3_neg(normal);
+    double lit = (double)reach_vec3_dot(normal, light);
+    lit = lit < 0 ? 0 : lit;
+    int steps = DEMO_BLEND_STEPS - SHADE_LOWEST;
+    return SHADE_LOWEST + (int)floor(lit * steps + 0.5);
+}
+
+static void fill_quad(cairo_t *cr, const demo_point p[4], demo_rgb rgb) {
+    cairo_move_to(cr, p[0].x, p[0].y);
+    for (int k = 1; k < 4; k++)
+        cairo_line_to(cr, p[k].x, p[k].y);
+    cairo_close_path(cr);
+    demo_set_rgb(cr, rgb);
+    /* Stroking in the fill's own colour closes the hairline seams antialiasing leaves between
+     * neighbouring quads. */
+    cairo_fill_preserve(cr);
+    cairo_stroke(cr);
+}
+
+int demo_draw_height_field(demo_canvas *canvas, const demo_camera *camera, const demo_height_field *f) {
+    int nx = (int)ceil((f->x1 - f->x0) / f->cell - 1e-9), nz = (int)ceil((f->z1 - f->z0) / f->cell - 1e-9);
+    if (nx < 1 || nz < 1) return 0;
+    quad *quads = malloc((size_t)nx * (size_t)nz * sizeof *quads);
+    if (!quads) return -1;
+    int n = 0;
+    for (int i = 0; i < nx; i++) {
+        for (int k = 0; k < nz; k++) {
+            double xa = f->x0 + i * f->cell, xb = fmin(xa + f->cell, f->x1);
+            double za = f->z0 + k * f->cell, zb = fmin(za + f->cell, f->z1);
+            quad *q = &quads[n++];
+            q->corner[0] = vec3(xa, f->height(f->user, xa, za), za);
+            q->corner[1] = vec3(xb, f->height(f->user, xb, za), za);
+            q->corner[2] = vec3(xb, f->height(f->user, xb, zb), zb);
+            q->corner[3] = vec3(xa, f->height(f->user, xa, zb), zb);
+            reach_vec3 centre = reach_vec3_scale(reach_vec3_add(q->corner[0], q->corner[2]), (reach_real)0.5);
+            q->distance = demo_camera_distance(camera, centre);
+            q->shade = shade_of(q->corner, f->light);
+            q->line_edges = f->line_every > 0 ? (k % f->line_every == 0) | (i % f->line_every == 0) << 1 : 0;
+        }
+    }
+    qsort(quads, (size_t)n, sizeof quads[0], quad_farther_first);
+    cairo_t *cr = canvas->cr;
+    cairo_set_line_width(cr, 1);
+    for (int i = 0; i < n; i++) {
+        demo_point p[4];
+        int projected = 1;
+        for (int k = 0; k < 4; k++)
+            projected = projected && demo_camera_project(camera, quads[i].corner[k], &p[k], NULL);
+        if (!projected) continue;
+        fill_quad(cr, p, demo_palette_blend(DEMO_SOLID_TOP, quads[i].shade));
+        if (!quads[i].line_edges) continue;
+        if (quads[i].line_edges & 1) {
+            cairo_move_to(cr, p[0].x, p[0].y);
+            cairo_line_to(cr, p[1].x, p[1].y);
+        }
+        if (quads[i].line_edges & 2) {
+            cairo_move_to(cr, p[3].x, p[3].y);
+            cairo_line_to(cr, p[0].x, p[0].y);
+        }
+        demo_set_rgb(cr, demo_palette_blend(DEMO_SOLID_TOP, quads[i].shade - SHADE_LINE));
+        cairo_stroke(cr);
+    }
+    free(quads);
+    return 0;
+}
+
+/* ---- frames ----------------------------------------------------------------------------- */
+
+void demo_draw_frame_axes(demo_canvas *canvas, const demo_camera *camera, reach_vec3 origin, const reach_vec3 axes[3],
+                          double length, double width, int dashed) {
+    static const demo_colour colours[3] = {DEMO_AXIS_X, DEMO_AXIS_Y, DEMO_AXIS_Z};
+    demo_point o;
+    if (!demo_camera_project(camera, origin, &o, NULL)) return;
+    for (int a = 0; a < 3; a++) {
+        demo_point tip;
+        if (!demo_camera_project(camera, reach_vec3_mad(origin, axes[a], (reach_real)length), &tip, NULL)) continue;
+        if (dashed)
+            demo_draw_dashed_segment(canvas, o, tip, width, colours[a]);
+        else
+            demo_draw_segment(canvas, o, tip, width, colours[a], 1);
+    }
+}

@@ -5,8 +5,8 @@
 #include "scene.h"
 
 const demo_scene *const demo_scenes[] = {
-    &demo_scene_two_bone_2d,
-    &demo_scene_leg_3d,
+    &demo_scene_two_bone_2d, &demo_scene_leg_3d,    &demo_scene_fabrik_tentacle, &demo_scene_fabrik_tree,
+    &demo_scene_fabrik_loop, &demo_scene_ccd_chain, &demo_scene_compare,
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);
 

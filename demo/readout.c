@@ -1,0 +1,38 @@
+/* Solve status in words. */
+#include <stdio.h>
+
+#include "readout.h"
+
+const char *demo_solve_status(const reach_solve_result *result, demo_colour *colour) {
+    *colour = result->reached ? DEMO_REACHED : DEMO_UNREACHED;
+    if (result->reached) return "reached";
+    return result->limited ? "held by limits" : "out of reach";
+}
+
+void demo_format_residual(double value, char *text, size_t size) {
+    if (value >= 1e-3 || value == 0)
+        snprintf(text, size, "%.4f", value);
+    else
+        snprintf(text, size, "%.1e", value);
+}
+
+#define ROW 22
+
+demo_info demo_info_begin(demo_canvas *canvas, double width, double label_width, const char *solver, const char *status,
+                          demo_colour status_colour) {
+    demo_info info = {canvas, canvas->width - width, DEMO_HEADER_HEIGHT + 24, label_width};
+    demo_draw_field(canvas, info.x, info.y, label_width, "solver", solver, DEMO_TEXT);
+    demo_draw_badge(canvas, info.x, info.y + 16, status, status_colour, DEMO_ALIGN_LEFT);
+    info.y += 74;
+    return info;
+}
+
+void demo_info_row(demo_info *info, const char *label, const char *value, demo_colour colour) {
+    demo_draw_field(info->canvas, info->x, info->y, info->label_width, label, value, colour);
+    info->y += ROW;
+}
+
+void demo_info_note(demo_info *info, const char *text) {
+    demo_draw_text(info->canvas, info->x, info->y + 8, text, 12.5, DEMO_TEXT_MUTED, DEMO_ALIGN_LEFT, 0);
+    info->y += ROW - 4;
+}

@@ -1,0 +1,22 @@
+/* The fixed-step replay clock. */
+#include <math.h>
+
+#include "replay.h"
+
+demo_replay demo_replay_make(double step_seconds) {
+    demo_replay replay = {step_seconds, 0, 0};
+    return replay;
+}
+
+int demo_replay_step_at(const demo_replay *replay, double time) {
+    double steps = floor(time / replay->step_seconds + 0.5);
+    return steps > 0 ? (int)steps : 0;
+}
+
+void demo_replay_range(demo_replay *replay, double time, int *first, int *last) {
+    int wanted = demo_replay_step_at(replay, time);
+    *first = !replay->started || wanted < replay->step ? 0 : replay->step + 1;
+    *last = wanted;
+    replay->started = 1;
+    replay->step = wanted;
+}

@@ -1,0 +1,28 @@
+/* Scenes whose state carries from one frame to the next (a solver warm-started from the last
+ * pose, a walker) run a simulation at a fixed step from t = 0, and a frame at time t shows the
+ * state after step round(t / step). So a frame stays a function of its time alone, whatever
+ * order frames are drawn in, while frames drawn in order (the render loop) cost one pass: the
+ * scene keeps its last state and only steps on from it, and starts over when asked for an
+ * earlier time. */
+#ifndef DEMO_REPLAY_H
+#define DEMO_REPLAY_H
+
+typedef struct demo_replay {
+    double step_seconds; /* the simulation's fixed step */
+    int step;            /* the last step the kept state has run */
+    int started;         /* 0: there is no kept state yet */
+} demo_replay;
+
+/* A replay that has not started, stepping every step_seconds. */
+demo_replay demo_replay_make(double step_seconds);
+
+/* The step shown at `time`. */
+int demo_replay_step_at(const demo_replay *replay, double time);
+
+/* The steps to run, *first to *last inclusive, to bring the kept state to `time`, and marks
+ * it as kept at *last. *first is 0 when the state must start over (there is none yet, or it
+ * is past that time): the caller resets its state when it runs step 0. Nothing to run when
+ * *last < *first. Step k is the state at time k × step_seconds. */
+void demo_replay_range(demo_replay *replay, double time, int *first, int *last);
+
+#endif
