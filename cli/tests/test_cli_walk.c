@@ -122,35 +122,40 @@ static void the_default_walk(void **state) {
     cli_run_free(&run);
 }
 
-static void expect_walk_error(const char *message, const char *a, const char *b) {
-    cli_run run = run_cli(NULL, "walk", a, b, NULL);
-    char expected[512];
-    snprintf(expected, sizeof expected, "%s (see 'reach --help')", message);
-    assert_cli_error(&run, 2, expected);
-    cli_run_free(&run);
-}
+/* Each bad command line (after "walk") and its message. */
+static const struct {
+    const char *a, *b, *message;
+} bad_walks[] = {
+    {"--legs", "3", "--legs: expected an even number of legs from 2 to 32, got '3'"},
+    {"--legs", "0", "--legs: expected an even number of legs from 2 to 32, got '0'"},
+    {"--legs", "34", "--legs: expected an even number of legs from 2 to 32, got '34'"},
+    {"--legs", "eight", "--legs: expected an even number of legs from 2 to 32, got 'eight'"},
+    {"--frames", "0", "--frames: expected a whole number from 1 to 10000000, got '0'"},
+    {"--frames", "2.5", "--frames: expected a whole number from 1 to 10000000, got '2.5'"},
+    {"--frames", "99999999999999999999",
+     "--frames: expected a whole number from 1 to 10000000, got '99999999999999999999'"},
+    {"--dt", "0", "--dt: expected seconds per frame from 1e-6 to 1, got '0'"},
+    {"--dt", "-0.1", "--dt: expected seconds per frame from 1e-6 to 1, got '-0.1'"},
+    {"--dt", "nan", "--dt: expected seconds per frame from 1e-6 to 1, got 'nan'"},
+    {"--dt", "2", "--dt: expected seconds per frame from 1e-6 to 1, got '2'"},
+    {"--dt", "4e-320", "--dt: expected seconds per frame from 1e-6 to 1, got '4e-320'"},
+    {"--dt", "0.01s", "--dt: expected seconds per frame from 1e-6 to 1, got '0.01s'"},
+    {"--path", "spiral", "--path: unknown path 'spiral' (expected circle, line or figure8)"},
+    {"--terrain", "lava", "--terrain: unknown terrain 'lava' (expected flat, waves or steps)"},
+    {"--legs", NULL, "--legs needs a value"},
+    {"--speed", "2", "unknown option '--speed' for 'walk'"},
+    {"spider.json", NULL, "unexpected argument 'spider.json': walk reads no FILE"},
+};
 
 static void bad_options(void **state) {
     (void)state;
-    expect_walk_error("--legs: expected an even number of legs from 2 to 32, got '3'", "--legs", "3");
-    expect_walk_error("--legs: expected an even number of legs from 2 to 32, got '0'", "--legs", "0");
-    expect_walk_error("--legs: expected an even number of legs from 2 to 32, got '34'", "--legs", "34");
-    expect_walk_error("--legs: expected an even number of legs from 2 to 32, got 'eight'", "--legs", "eight");
-    expect_walk_error("--frames: expected a whole number from 1 to 10000000, got '0'", "--frames", "0");
-    expect_walk_error("--frames: expected a whole number from 1 to 10000000, got '2.5'", "--frames", "2.5");
-    expect_walk_error("--frames: expected a whole number from 1 to 10000000, got '99999999999999999999'", "--frames",
-                      "99999999999999999999");
-    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '0'", "--dt", "0");
-    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '-0.1'", "--dt", "-0.1");
-    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got 'nan'", "--dt", "nan");
-    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '2'", "--dt", "2");
-    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '4e-320'", "--dt", "4e-320");
-    expect_walk_error("--dt: expected seconds per frame from 1e-6 to 1, got '0.01s'", "--dt", "0.01s");
-    expect_walk_error("--path: unknown path 'spiral' (expected circle, line or figure8)", "--path", "spiral");
-    expect_walk_error("--terrain: unknown terrain 'lava' (expected flat, waves or steps)", "--terrain", "lava");
-    expect_walk_error("--legs needs a value", "--legs", NULL);
-    expect_walk_error("unknown option '--speed' for 'walk'", "--speed", "2");
-    expect_walk_error("unexpected argument 'spider.json': walk reads no FILE", "spider.json", NULL);
+    for (size_t i = 0; i < sizeof bad_walks / sizeof bad_walks[0]; i++) {
+        cli_run run = run_cli(NULL, "walk", bad_walks[i].a, bad_walks[i].b, NULL);
+        char expected[512];
+        snprintf(expected, sizeof expected, "%s (see 'reach --help')", bad_walks[i].message);
+        assert_cli_error(&run, 2, expected);
+        cli_run_free(&run);
+    }
 }
 
 static void help(void **state) {
