@@ -107,9 +107,10 @@ static reach_vec2 two_bone_point(reach_vec2 a, reach_vec2 e, reach_vec2 hint, re
 }
 
 /* Root to tip, with the root pinned and each bone's limit against its parent. Bone 0 aims so
- * that bone 1 can close onto where the backward pass left joint 2 (see fabrik.h). Returns
- * nonzero when a limit clamped. */
-static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
+ * that bone 1 can close onto where the backward pass left joint 2 (see fabrik.h); with aim_all,
+ * every bone aims at that point instead (a target out of reach: the chain lies straight toward
+ * it). Returns nonzero when a limit clamped. */
+static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root, const reach_vec2 *aim_all) {
     reach_vec2 *j = chain->joints;
     int n = chain->bone_count, clamped = 0;
     reach_vec2 parent = limited(chain) ? reach_vec2_normalize_safe(chain->base_direction, reach_vec2_make(1, 0))
@@ -117,7 +118,10 @@ static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
     j[0] = root;
     for (int i = 0; i < n; ++i) {
         reach_vec2 aim = j[i + 1];
-        if (i == 0 && n >= 2) aim = two_bone_point(j[0], j[2], j[1], chain->lengths[0], chain->lengths[1]);
+        if (aim_all)
+            aim = *aim_all;
+        else if (i == 0 && n >= 2)
+            aim = two_bone_point(j[0], j[2], j[1], chain->lengths[0], chain->lengths[1]);
         reach_vec2 d = direction(j[i], aim, bone_direction(chain, i));
         if (limited(chain)) d = limit_turn(parent, d, chain->min_angle[i], chain->max_angle[i], &clamped);
         j[i + 1] = reach_vec2_add(j[i], reach_vec2_scale(d, chain->lengths[i]));
@@ -126,10 +130,73 @@ static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
     return clamped;
 }
 
+/* ---- the polish ------------------------------------------------------------------------ */
+
+/* The direction of bone i's parent: bone i − 1, or base_direction for bone 0. */
+static reach_vec2 parent_direction(const reach_fabrik_2d_chain *chain, int i) {
+    if (i > 0) return bone_direction(chain, i - 1);
+    return reach_vec2_normalize_safe(chain->base_direction, reach_vec2_make(1, 0));
+}
+
+/* The 2-D form of CCD's closing step (ccd.c), for chains without limits: bone i ≥ 1 turns so
+ * that the end's distance from the root comes as near the target's, D, as that turn can bring
+ * it, and bone 0's step then points the end at the target. With a = j_i − j0 and u = end − j_i,
+ * |a + R u| = D puts R u at an angle acos((D² − |a|² − |u|²) / 2|a||u|) from a (clamped to
+ * [0, π] when D is out of that turn's range), on the side u is on now. Returns `fallback`
+ * when a or u has no length. */
+static reach_real closing_turn(const reach_fabrik_2d_chain *chain, int i, reach_vec2 target, reach_real fallback) {
+    const reach_vec2 *j = chain->joints;
+    reach_vec2 a = reach_vec2_sub(j[i], j[0]), u = reach_vec2_sub(j[chain->bone_count], j[i]);
+    reach_real la = reach_vec2_length(a), lu = reach_vec2_length(u), d = reach_vec2_distance(target, j[0]);
+    if (!(la > 0) || !(lu > 0)) return fallback;
+    reach_real cosine = reach_clamp((d * d - la * la - lu * lu) / (2 * la * lu), -1, 1);
+    reach_real now = turn_between(reach_vec2_scale(a, 1 / la), reach_vec2_scale(u, 1 / lu));
+    reach_real wanted = reach_acos(cosine);
+    wanted = now < 0 ? -wanted : wanted;
+    return wanted - now;
+}
+
+/* One CCD sweep, tip to root: each bone turns (with everything beyond it) to point the end at
+ * the target, its turn against its parent clamped. The joints are then rebuilt from the bone
+ * directions at their exact lengths. Returns nonzero when a limit clamped. */
+static int ccd_sweep(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
+    reach_vec2 *j = chain->joints;
+    int n = chain->bone_count, clamped = 0;
+    for (int i = n - 1; i >= 0; --i) {
+        reach_vec2 from = reach_vec2_normalize_safe(reach_vec2_sub(j[n], j[i]), reach_vec2_make(0, 0));
+        reach_vec2 to = reach_vec2_normalize_safe(reach_vec2_sub(target, j[i]), reach_vec2_make(0, 0));
+        if (reach_vec2_dot(from, from) == 0 || reach_vec2_dot(to, to) == 0) continue;
+        reach_real turn =
+            i >= 1 && !limited(chain) ? closing_turn(chain, i, target, turn_between(from, to)) : turn_between(from, to);
+        if (limited(chain)) {
+            int outside;
+            reach_real now = turn_between(parent_direction(chain, i), bone_direction(chain, i));
+            reach_real allowed = reach__angle_clamp(now + turn, chain->min_angle[i], chain->max_angle[i], &outside);
+            clamped |= outside;
+            turn = allowed - now;
+        }
+        for (int k = i + 1; k <= n; ++k)
+            j[k] = reach_vec2_add(j[i], rotate(reach_vec2_sub(j[k], j[i]), turn));
+    }
+    for (int i = 0; i < n; ++i)
+        j[i + 1] = reach_vec2_add(j[i], reach_vec2_scale(bone_direction(chain, i), chain->lengths[i]));
+    return clamped;
+}
+
 /* ---- the solve -------------------------------------------------------------------------- */
 
 static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
     return reach_vec2_length_robust(reach_vec2_sub(chain->joints[chain->bone_count], target));
+}
+
+/* One iteration: CCD once polishing, else FABRIK's passes (or, for a target beyond the chain's
+ * length, every bone aimed straight at it, as seed 002 does). */
+static int iterate(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
+                   int polishing) {
+    if (polishing) return ccd_sweep(chain, target);
+    if (reach_vec2_distance(target, root) >= total) return forward(chain, root, &target);
+    backward(chain, target);
+    return forward(chain, root, NULL);
 }
 
 reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
@@ -152,23 +219,38 @@ reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec
     reach_solve_result r = {0, 0, 0, 0, 0};
     /* The starting joints need not be the lengths apart; a forward pass makes them so, and the
      * pose handed back always comes out of one. */
-    r.limited = forward(chain, root);
-    reach_real previous = miss(chain, target);
+    r.limited = forward(chain, root, NULL);
+    reach_real previous = miss(chain, target), best = previous;
+    int polishing = 0, since_best = 0;
     while (r.iterations < s.max_iterations && miss(chain, target) > tolerance) {
         ++r.iterations;
-        backward(chain, target);
-        r.limited = forward(chain, root);
+        r.limited = iterate(chain, root, target, total, polishing);
         reach_real now = miss(chain, target);
+        /* As in 3-D: FABRIK that wanders without getting nearer, or has used half the budget,
+         * hands over to CCD sweeps, which only move downhill. */
+        since_best = now < REACH__POLISH_PROGRESS * best ? 0 : since_best + 1;
+        best = reach_min(best, now);
+        if (!polishing && (since_best >= REACH__POLISH_PATIENCE || 2 * r.iterations >= s.max_iterations)) {
+            polishing = 1;
+            previous = now;
+            continue;
+        }
         if (reach_fabs(previous - now) > reach__stall_threshold(REACH__STALL_RATIO * tolerance, previous, now)) {
             previous = now;
             continue;
         }
-        if (!s.fabrik_move_root) break;
-        /* Stalled short: slide the whole chain (root included) by what the end lacks. */
-        reach_vec2 shift = reach_vec2_sub(target, chain->joints[n]);
-        root = reach_vec2_add(root, shift);
-        for (int i = 0; i <= n; ++i)
-            chain->joints[i] = reach_vec2_add(chain->joints[i], shift);
+        if (r.iterations >= s.max_iterations) break;
+        if (s.fabrik_move_root) {
+            /* Stalled short: slide the whole chain (root included) by what the end lacks. */
+            reach_vec2 shift = reach_vec2_sub(target, chain->joints[n]);
+            root = reach_vec2_add(root, shift);
+            for (int i = 0; i <= n; ++i)
+                chain->joints[i] = reach_vec2_add(chain->joints[i], shift);
+        } else if (!polishing) {
+            polishing = 1;
+        } else {
+            break;
+        }
         previous = miss(chain, target);
     }
     r.residual = miss(chain, target);

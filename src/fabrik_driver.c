@@ -11,11 +11,6 @@
 #define KICK_MAX_BONE_ANGLE REACH_R(0.3)
 #define MAX_KICKS           2
 
-/* FABRIK with tight limits can wander without getting nearer. When this many iterations have
- * not brought the error below this fraction of its best, the solve hands over to its polish. */
-#define POLISH_PATIENCE 4
-#define POLISH_PROGRESS REACH_R(0.99)
-
 static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
 /* ---- when it stalls --------------------------------------------------------------------- */
 
@@ -97,14 +92,14 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
         ++r.iterations;
         r.limited = iterate(ik);
         reach_real error = reach__ik_weighted_error(ik);
-        if (error < POLISH_PROGRESS * best) {
+        if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
             since_best = 0;
         } else {
             ++since_best;
         }
         if (polish && iterate != polish &&
-            (since_best >= POLISH_PATIENCE || 2 * r.iterations >= settings->max_iterations)) {
+            (since_best >= REACH__POLISH_PATIENCE || 2 * r.iterations >= settings->max_iterations)) {
             /* Wandering without getting nearer, or half the budget gone: the polish, which only
              * ever moves downhill, gets the rest. */
             iterate = polish;

@@ -41,6 +41,11 @@ static inline reach_real reach__stall_threshold(reach_real floor, reach_real bef
  * small enough that the position still converges. */
 #define REACH__ORIENTATION_LEVER REACH_R(0.2)
 
+/* FABRIK with tight limits can wander without getting nearer. When this many iterations have
+ * not brought the error below this fraction of its best, the solve hands over to CCD sweeps. */
+#define REACH__POLISH_PATIENCE 4
+#define REACH__POLISH_PROGRESS REACH_R(0.99)
+
 /* ---- scratch ---------------------------------------------------------------------------- */
 
 /* Hands out aligned pieces of the caller's scratch. With base NULL it only counts, so the size
