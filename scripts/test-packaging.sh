@@ -47,7 +47,7 @@ pkg_config_build() {
     local name
     name=$(basename "$source" .c)
     # shellcheck disable=SC2086
-    cc $strict "$source" $flags -o "$work/pc_$name" && "$work/pc_$name" >/dev/null || return 1
+    cc $strict "$source" $flags -pthread -o "$work/pc_$name" && "$work/pc_$name" >/dev/null || return 1
   done
 }
 check pkg_config pkg_config_build
@@ -64,7 +64,7 @@ single_header_build() {
       cp "$work/reach.h" "$work/single/reach/reach.h"
       printf '#define REACH_IMPLEMENTATION\n#include "reach/reach.h"\n' >"$work/single/impl.c"
       # shellcheck disable=SC2086
-      cc $strict $precision -I"$work/single" "$source" "$work/single/impl.c" -lm -o "$work/single_$name" &&
+      cc $strict $precision -I"$work/single" "$source" "$work/single/impl.c" -lm -pthread -o "$work/single_$name" &&
         "$work/single_$name" >/dev/null || return 1
     done
   done

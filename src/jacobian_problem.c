@@ -80,7 +80,7 @@ size_t reach_jacobian_scratch_size(const reach_skeleton *skeleton, int target_co
 
 /* ---- validation ------------------------------------------------------------------------- */
 
-static reach_status check_target(const reach_skeleton *skeleton, const reach_target *t) {
+static reach_status check_jacobian_target(const reach_skeleton *skeleton, const reach_target *t) {
     int bones = skeleton->bone_count;
     if (t->kind != REACH_TARGET_POSITION && t->kind != REACH_TARGET_MEET) return REACH_ERROR_INVALID_ARGUMENT;
     if (t->bone < 0 || t->bone >= bones) return REACH_ERROR_INVALID_ARGUMENT;
@@ -116,7 +116,7 @@ static int top_root(const reach_skeleton *skeleton, int bone) {
 
 /* Marks the path from effector up to the root bone; bones strictly above the effector move, the
  * effector itself when its own joint changes what is targeted. 0 when the root is not above. */
-static int mark_path(jac_problem *p, unsigned char *on_path, int effector, int own_joint_matters) {
+static int mark_jacobian_path(jac_problem *p, unsigned char *on_path, int effector, int own_joint_matters) {
     const int *parents = p->skeleton->parents;
     on_path[effector] = 1;
     if (own_joint_matters) p->first_column[effector] = 1;
@@ -177,7 +177,7 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
     if (st != REACH_OK) return st;
     if (root_bone < -1 || root_bone >= skeleton->bone_count) return REACH_ERROR_INVALID_ARGUMENT;
     for (int t = 0; t < target_count; ++t) {
-        st = check_target(skeleton, &targets[t]);
+        st = check_jacobian_target(skeleton, &targets[t]);
         if (st != REACH_OK) return st;
     }
     size_t misalignment = (size_t)((uintptr_t)scratch % SCRATCH_ALIGN);
@@ -201,10 +201,10 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
     for (int t = 0; t < target_count; ++t) {
         const reach_target *target = &targets[t];
         int orient = target->use_orientation != 0;
-        if (!mark_path(p, on_path, target->bone, orient || is_prismatic(skeleton, target->bone)))
+        if (!mark_jacobian_path(p, on_path, target->bone, orient || is_prismatic(skeleton, target->bone)))
             return REACH_ERROR_BAD_CHAIN;
         if (target->kind == REACH_TARGET_MEET &&
-            !mark_path(p, on_path, target->meet_bone, orient || is_prismatic(skeleton, target->meet_bone)))
+            !mark_jacobian_path(p, on_path, target->meet_bone, orient || is_prismatic(skeleton, target->meet_bone)))
             return REACH_ERROR_BAD_CHAIN;
         p->rows += orient ? 6 : 3;
     }

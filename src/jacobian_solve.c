@@ -6,7 +6,7 @@
 /* An attempt whose error has not halved over this many iterations has stalled. */
 #define STALL_WINDOW 8
 
-static reach_status check_settings(const reach_solver_settings *s) {
+static reach_status check_jacobian_settings(const reach_solver_settings *s) {
     if (s->max_iterations < 0 || s->restarts < 0) return REACH_ERROR_INVALID_ARGUMENT;
     if (!reach_is_finite(s->tolerance) || !reach_is_finite(s->angle_tolerance) || !reach_is_finite(s->damping))
         return REACH_ERROR_NOT_FINITE;
@@ -49,7 +49,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
                                   const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                   size_t scratch_size, reach_solve_result *result) {
     REACH_CHECK_ARG(skeleton && targets && settings && pose);
-    reach_status st = check_settings(settings);
+    reach_status st = check_jacobian_settings(settings);
     if (st != REACH_OK) return st;
     jac_problem p;
     jac_workspace ws;

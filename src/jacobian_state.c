@@ -3,7 +3,7 @@
 #include "jacobian_problem.h"
 #include "reach/limits.h"
 
-static reach_vec3 unit_axis(const reach_joint *joint) {
+static reach_vec3 joint_unit_axis(const reach_joint *joint) {
     return reach_vec3_normalize_safe(joint->axis, reach_vec3_make(0, 1, 0));
 }
 
@@ -22,11 +22,11 @@ static void write_value(const jac_problem *p, int bone, const reach_joint *joint
     reach_quat rest = rest_rotation(p, bone);
     if (joint->type == REACH_JOINT_HINGE) {
         local[bone].rotation =
-            reach_quat_normalize_safe(reach_quat_mul(rest, reach_quat_from_axis_angle(unit_axis(joint), value)));
+            reach_quat_normalize_safe(reach_quat_mul(rest, reach_quat_from_axis_angle(joint_unit_axis(joint), value)));
     } else {
         local[bone].rotation = rest;
         local[bone].translation =
-            reach_vec3_mad(p->skeleton->rest[bone].translation, reach_quat_rotate(rest, unit_axis(joint)), value);
+            reach_vec3_mad(p->skeleton->rest[bone].translation, reach_quat_rotate(rest, joint_unit_axis(joint)), value);
     }
 }
 
@@ -66,12 +66,13 @@ void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pos
         reach_quat local = reach_quat_normalize_safe(pose[bone].rotation);
         if (joint.type == REACH_JOINT_HINGE) {
             reach_real angle =
-                reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(rest), local), unit_axis(&joint));
+                reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(rest), local), joint_unit_axis(&joint));
             /* Hinge ranges may pass ±π: take the turn of the angle that lies in the range. */
             state->limited |= set_value(p, bone, &joint, reach_angle_clamp(angle, joint.min, joint.max), state);
         } else if (joint.type == REACH_JOINT_PRISMATIC) {
             reach_vec3 offset = reach_vec3_sub(pose[bone].translation, skeleton->rest[bone].translation);
-            reach_real along = reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(rest), offset), unit_axis(&joint));
+            reach_real along =
+                reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(rest), offset), joint_unit_axis(&joint));
             state->limited |= set_value(p, bone, &joint, along, state);
         } else {
             state->limited |= set_rotation(p, bone, &joint, local, state);

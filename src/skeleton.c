@@ -121,6 +121,14 @@ void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transf
 
 /* ---- joint values ----------------------------------------------------------------------- */
 
+/* A rotation's angle is only known up to whole turns; report it in the joint's range where a
+ * turn puts it there (a range such as [0, 3.75] reaches past pi). */
+static reach_real hinge_angle_in_range(reach_real angle, const reach_joint *joint) {
+    if (angle < joint->min && angle + 2 * REACH_PI <= joint->max) return angle + 2 * REACH_PI;
+    if (angle > joint->max && angle - 2 * REACH_PI >= joint->min) return angle - 2 * REACH_PI;
+    return angle;
+}
+
 int reach_skeleton_value_count(const reach_skeleton *skeleton) {
     int n = 0;
     if (!skeleton->joints) return 0;
@@ -137,7 +145,7 @@ void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform
         reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(skeleton->rest[i].rotation));
         if (j->type == REACH_JOINT_HINGE) {
             reach_quat delta = reach_quat_mul(rest_inverse, reach_quat_normalize_safe(local[i].rotation));
-            values[n++] = reach_quat_twist_angle(delta, j->axis);
+            values[n++] = hinge_angle_in_range(reach_quat_twist_angle(delta, j->axis), j);
         } else if (j->type == REACH_JOINT_PRISMATIC) {
             reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
             values[n++] = reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), j->axis);

@@ -13,6 +13,13 @@ reach_target reach_target_position(int bone, reach_vec3 position) {
     return t;
 }
 
+reach_target reach_target_meet(int bone, int other_bone) {
+    reach_target t = reach_target_position(bone, reach_vec3_zero());
+    t.kind = REACH_TARGET_MEET;
+    t.meet_bone = other_bone;
+    return t;
+}
+
 reach_solver_settings reach_solver_default_settings(void) {
     reach_solver_settings s;
     s.max_iterations = 64;

@@ -42,8 +42,10 @@ static void store3(reach_vec3_soa a, int i, reach_vec3 v) {
     a.z[i] = v.z;
 }
 
-/* One limb through the scalar solver. A limb it rejects keeps its current pose. */
-static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bone_options *opt) {
+/* One limb through the scalar solver. A limb it rejects keeps its current pose, and the first
+ * such error is kept in *first_error. */
+static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bone_options *opt,
+                       reach_status *first_error) {
     reach_two_bone_input in;
     in.root = load3(b->root, i);
     in.mid = load3(b->mid, i);
@@ -56,6 +58,7 @@ static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bon
     reach_two_bone_output out;
     reach_status st = reach_two_bone_solve(&in, &lane_opt, &out);
     if (st != REACH_OK) {
+        if (*first_error == REACH_OK) *first_error = st;
         out.mid = in.mid;
         out.end = in.end;
         out.residual = reach_vec3_length_robust(reach_vec3_sub(in.target, in.end));
@@ -69,9 +72,9 @@ static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bon
     if (b->out_status) b->out_status[i] = (unsigned char)st;
 }
 
-static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_options *opt) {
+static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_options *opt, reach_status *first_error) {
     for (int i = 0; i < b->count; ++i)
-        solve_lane(b, i, opt);
+        solve_lane(b, i, opt, first_error);
 }
 
 #if BATCH_X86
@@ -130,7 +133,7 @@ static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_opt
 #include "two_bone_batch_kernel.h"
 #endif
 
-typedef void (*batch_kernel)(const reach_two_bone_batch *, const reach_two_bone_options *);
+typedef void (*batch_kernel)(const reach_two_bone_batch *, const reach_two_bone_options *, reach_status *);
 
 /* The widest kernel this machine runs. Asked each call: the query is a load of a flag the
  * compiler's runtime filled in at start-up, and keeping no state of our own keeps the library
@@ -176,17 +179,6 @@ static reach_status check_batch(const reach_two_bone_batch *b) {
     return REACH_OK;
 }
 
-/* The first lane error, from the status array or, without one, by asking again. */
-static reach_status first_error(const reach_two_bone_batch *b, const reach_two_bone_options *opt) {
-    if (b->out_status) {
-        for (int i = 0; i < b->count; ++i)
-            if (b->out_status[i] != REACH_OK) return (reach_status)b->out_status[i];
-        return REACH_OK;
-    }
-    (void)opt;
-    return REACH_OK;
-}
-
 static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_options *options, int force_scalar) {
     REACH_CHECK_ARG(batch);
     reach_status st = check_batch(batch);
@@ -199,8 +191,9 @@ static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_
     int plain = opt.soft_distance == 0 && opt.max_stretch == 1 && opt.weight == 1;
     const char *name;
     batch_kernel kernel = (plain && !force_scalar) ? pick_kernel(&name) : solve_scalar;
-    kernel(batch, &opt);
-    return first_error(batch, &opt);
+    reach_status first_error = REACH_OK;
+    kernel(batch, &opt, &first_error);
+    return first_error;
 }
 
 reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch, const reach_two_bone_options *options) {
@@ -210,4 +203,33 @@ reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch, const
 reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
                                                const reach_two_bone_options *options) {
     return run(batch, options, 1);
+}
+
+static const reach_real *advance_const(const reach_real *p, int first) { return p ? p + first : NULL; }
+static reach_real *advance(reach_real *p, int first) { return p ? p + first : NULL; }
+
+static reach_const_vec3_soa slice_const(reach_const_vec3_soa v, int first) {
+    reach_const_vec3_soa s = {advance_const(v.x, first), advance_const(v.y, first), advance_const(v.z, first)};
+    return s;
+}
+
+static reach_vec3_soa slice(reach_vec3_soa v, int first) {
+    reach_vec3_soa s = {advance(v.x, first), advance(v.y, first), advance(v.z, first)};
+    return s;
+}
+
+reach_two_bone_batch reach_two_bone_batch_slice(const reach_two_bone_batch *batch, int first, int count) {
+    reach_two_bone_batch s = *batch;
+    s.count = count;
+    s.root = slice_const(batch->root, first);
+    s.mid = slice_const(batch->mid, first);
+    s.end = slice_const(batch->end, first);
+    s.target = slice_const(batch->target, first);
+    s.pole = slice_const(batch->pole, first);
+    s.out_mid = slice(batch->out_mid, first);
+    s.out_end = slice(batch->out_end, first);
+    s.out_residual = advance(batch->out_residual, first);
+    s.out_reached = batch->out_reached ? batch->out_reached + first : NULL;
+    s.out_status = batch->out_status ? batch->out_status + first : NULL;
+    return s;
 }

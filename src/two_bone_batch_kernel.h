@@ -42,7 +42,8 @@ KERNEL_TARGET static inline KV KERNEL_JOIN(KERNEL_NAME, _select)(KM m, KV a, KV 
 #define K_MAX(a, b) K_SEL((a) > (b), a, b)
 #define K_ABS(a)    K_MAX(a, -(a))
 
-KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach_two_bone_options *opt) {
+KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach_two_bone_options *opt,
+                                      reach_status *first_error) {
     const KV zero = {0};
     const int has_pole = b->pole.x != NULL;
     int i = 0;
@@ -121,7 +122,7 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         K_STORE(b->out_end.x + i, rx + dx * dc, keep);
         K_STORE(b->out_end.y + i, ry + dy * dc, keep);
         K_STORE(b->out_end.z + i, rz + dz * dc, keep);
-        KV residual = K_ABS(d - dc);
+        KV residual = K_ABS(d - dc) + zero; /* + 0 turns a -0 into +0, as the scalar solver gives */
         if (b->out_residual) K_STORE(b->out_residual + i, residual, keep);
 
         KV tolerance = opt->tolerance > 0 ? zero + opt->tolerance : chain * REACH_R(1e-4);
@@ -131,7 +132,7 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         memcpy(good, &ok, sizeof good);
         for (int k = 0; k < KWIDTH; ++k) {
             if (!good[k]) {
-                solve_lane(b, i + k, opt);
+                solve_lane(b, i + k, opt, first_error);
                 continue;
             }
             if (b->out_reached) b->out_reached[i + k] = reached[k] != 0;
@@ -139,7 +140,7 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         }
     }
     for (; i < b->count; ++i)
-        solve_lane(b, i, opt);
+        solve_lane(b, i, opt, first_error);
 }
 
 #undef K_LOAD

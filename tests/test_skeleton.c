@@ -137,6 +137,22 @@ static void joint_values_round_trip_and_respect_limits(void **state) {
     ASSERT_NEAR(back[0], -2, TEST_REACH_TOL * 10, "clamped to the hinge's minimum");
 }
 
+/* A hinge whose range reaches past pi reads back inside its range, so values round-trip. */
+static void hinge_values_read_back_inside_their_range(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 2, 1);
+    r.joints[1] = reach_joint_hinge(reach_vec3_make(0, 0, 1), REACH_R(-0.5), REACH_R(3.75));
+    reach_transform pose[2];
+    reach_pose_rest(&r.skeleton, pose);
+    const reach_real wide[1] = {REACH_R(3.5)};
+    assert_int_equal(reach_pose_set_values(&r.skeleton, wide, 1, 0, pose), REACH_OK);
+    reach_real back[1];
+    reach_pose_get_values(&r.skeleton, pose, back);
+    ASSERT_NEAR(back[0], 3.5, TEST_REACH_TOL * 10, "angle past pi stays in the range");
+    assert_int_equal(reach_pose_set_values(&r.skeleton, back, 1, 0, pose), REACH_OK);
+}
+
 static void chains_are_found_root_first(void **state) {
     (void)state;
     rig r;
@@ -232,6 +248,7 @@ int main(void) {
         cmocka_unit_test(validation_names_each_error),
         cmocka_unit_test(forward_kinematics_matches_composed_transforms),
         cmocka_unit_test(joint_values_round_trip_and_respect_limits),
+        cmocka_unit_test(hinge_values_read_back_inside_their_range),
         cmocka_unit_test(chains_are_found_root_first),
         cmocka_unit_test(positions_back_to_rotations_round_trip),
         cmocka_unit_test(unchanged_direction_means_unchanged_rotation),

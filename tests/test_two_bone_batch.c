@@ -227,6 +227,51 @@ static void scalar_batch_equals_the_scalar_solver_bit_for_bit(void **state) {
     soa_free(&s);
 }
 
+static void the_first_lane_error_is_returned_without_a_status_array(void **state) {
+    (void)state;
+    soa s = soa_make(40);
+    test_rng rng = test_rng_make(54);
+    for (int i = 0; i < 40; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        if (i == 33) in.target.x = (reach_real)NAN;
+        soa_set(&s, i, &in);
+    }
+    reach_two_bone_batch b = batch_of(&s, 1);
+    b.out_status = NULL;
+    assert_int_equal(reach_two_bone_solve_batch(&b, NULL), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(reach_two_bone_solve_batch_scalar(&b, NULL), REACH_ERROR_NOT_FINITE);
+    soa_free(&s);
+}
+
+/* Two halves solved as slices give what the whole batch gives. */
+static void slices_solve_like_the_whole(void **state) {
+    (void)state;
+    const int count = 1001;
+    soa whole = soa_make(count), halves = soa_make(count);
+    test_rng rng = test_rng_make(55);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        soa_set(&whole, i, &in);
+        soa_set(&halves, i, &in);
+    }
+    reach_two_bone_batch a = batch_of(&whole, 1), b = batch_of(&halves, 1);
+    assert_int_equal(reach_two_bone_solve_batch(&a, NULL), REACH_OK);
+    reach_two_bone_batch first = reach_two_bone_batch_slice(&b, 0, 500);
+    reach_two_bone_batch second = reach_two_bone_batch_slice(&b, 500, count - 500);
+    assert_int_equal(reach_two_bone_solve_batch(&first, NULL), REACH_OK);
+    assert_int_equal(reach_two_bone_solve_batch(&second, NULL), REACH_OK);
+    for (int k = 0; k < 6; ++k) {
+        for (int i = 0; i < count; ++i) {
+            /* The vector groups start elsewhere in a slice, so a lane may take the other path:
+             * equal within the batch's tolerance, not always to the bit. */
+            assert_true(reach_fabs(whole.out[k][i] - halves.out[k][i]) <= TEST_REACH_TOL * 100);
+        }
+    }
+    assert_true(test_bytes_equal(whole.reached, halves.reached, (size_t)count));
+    soa_free(&whole);
+    soa_free(&halves);
+}
+
 static void bad_batches_are_errors(void **state) {
     (void)state;
     soa s = soa_make(4);
@@ -254,6 +299,8 @@ int main(void) {
         cmocka_unit_test(edge_lanes_behave_as_the_scalar_solver_says),
         cmocka_unit_test(solving_in_place_reads_each_lane_before_writing_it),
         cmocka_unit_test(scalar_batch_equals_the_scalar_solver_bit_for_bit),
+        cmocka_unit_test(the_first_lane_error_is_returned_without_a_status_array),
+        cmocka_unit_test(slices_solve_like_the_whole),
         cmocka_unit_test(bad_batches_are_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,8 @@
 REACH_EXTERN_C_BEGIN
 
 /* One array per coordinate, `count` entries each. Output arrays may be the input arrays
- * (solve in place: pass mid.x as both mid.x and out_mid.x, and so on). */
+ * (solve in place: pass mid.x as both mid.x and out_mid.x, and so on). A call's return value is
+ * the first error any limb gave (REACH_OK if none), with or without out_status. */
 typedef struct reach_vec3_soa {
     reach_real *x, *y, *z;
 } reach_vec3_soa;
@@ -46,6 +47,11 @@ REACH_API reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *ba
 /* The same, forced onto the scalar path; for tests and benchmarks. */
 REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
                                                          const reach_two_bone_options *options);
+
+/* The limbs [first, first + count) of a batch as a batch of their own: every array advanced by
+ * `first` (optional ones stay NULL). For splitting a batch across threads. The range must lie
+ * inside the batch. */
+REACH_API reach_two_bone_batch reach_two_bone_batch_slice(const reach_two_bone_batch *batch, int first, int count);
 
 /* The instruction set the batch path uses on this machine: "avx512", "avx2", "sse2", "neon",
  * "wasm-simd" or "scalar". */

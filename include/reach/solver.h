@@ -43,6 +43,9 @@ typedef struct reach_target {
 /* A position target with weight 1 and no orientation. */
 REACH_API reach_target reach_target_position(int bone, reach_vec3 position);
 
+/* A closed-loop target: bone's joint and other_bone's joint must meet. Weight 1. */
+REACH_API reach_target reach_target_meet(int bone, int other_bone);
+
 typedef enum reach_jacobian_method {
     REACH_JACOBIAN_TRANSPOSE = 0,
     REACH_JACOBIAN_PSEUDOINVERSE,
