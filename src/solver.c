@@ -28,7 +28,7 @@ reach_solver_settings reach_solver_default_settings(void) {
     s.root_bone = -1;
     s.fabrik_move_root = 0;
     s.ccd_max_step = 0;
-    s.jacobian_method = REACH_JACOBIAN_SDLS;
+    s.jacobian_method = REACH_JACOBIAN_DLS;
     s.damping = 0;
     s.null_space = 1;
     s.restarts = 0;

@@ -70,7 +70,7 @@ typedef struct reach_solver_settings {
     reach_real ccd_max_step;
 
     /* Jacobian family. */
-    reach_jacobian_method jacobian_method; /* default REACH_JACOBIAN_SDLS */
+    reach_jacobian_method jacobian_method; /* default REACH_JACOBIAN_DLS (reaches most on robot arms) */
     reach_real damping;                    /* DLS damping λ, rig units; 0: adaptive. Default 0 */
     int null_space;                        /* pull redundant DOF toward the rest pose; default 1 */
     int restarts;                          /* random restarts inside the limits when stalled; default 0 */
