@@ -9,9 +9,15 @@
 #ifndef REACH_BENCH_H
 #define REACH_BENCH_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "machine.h"
+#include "reach/vecmath.h"
+
+#ifdef __cplusplus
+extern "C" { /* the Orocos KDL comparison is C++ */
+#endif
 
 typedef struct bench_run bench_run;
 
@@ -23,6 +29,7 @@ typedef struct bench_options {
     int quick;             /* a short smoke run: few, short repeats */
     int repeats;           /* 0: the default for the mode */
     const char *json_path; /* NULL: no JSON file */
+    const char *svg_path;  /* NULL: no growth plot */
     /* Figure name prefixes to run; none means all. */
     const char *filters[BENCH_MAX_FILTERS];
     int filter_count;
@@ -59,6 +66,12 @@ void bench_time(bench_run *run, const bench_timed *list, int count);
 void bench_record(bench_run *run, const char *name, const char *unit, bench_stats stats);
 void bench_record_value(bench_run *run, const char *name, const char *unit, double value);
 
+/* What the run measures on (for the growth plot's caption). */
+const bench_machine *bench_machine_of(const bench_run *run);
+
+/* The statistics of a figure recorded earlier in this run; NULL when it was not recorded. */
+const bench_stats *bench_find(const bench_run *run, const char *name);
+
 /* Records numerator's median over denominator's, when both were measured in this run. */
 void bench_ratio(bench_run *run, const char *name, const char *numerator, const char *denominator);
 
@@ -71,7 +84,37 @@ void bench_consume(double value);
 /* Median, minimum and maximum of values[0, count), count >= 1. Sorts values in place. */
 bench_stats bench_stats_of(double *values, int count);
 
+/* The value below which `fraction` of sorted[0, count) lies (nearest rank), count >= 1. */
+double bench_percentile(const double *sorted, int count, double fraction);
+
+/* ---- for suites that time each solve on its own -------------------------------------------
+ * Iterative solvers take a different number of iterations per problem, so their figures are
+ * distributions over problems (median, p99), timed one solve at a time. Such a suite reads the
+ * clock with bench_seconds and brackets its timed loops with bench_span_start/end, so that the
+ * CPU share the run reports covers them too. */
+typedef struct bench_span {
+    double wall, cpu;
+} bench_span;
+double bench_seconds(void);
+bench_span bench_span_start(void);
+void bench_span_end(bench_run *run, bench_span span);
+
+/* How many timed rounds a per-solve suite runs (the --repeats setting), and whether this is a
+ * --quick run (suites then use fewer problems). */
+int bench_rounds(const bench_run *run);
+int bench_is_quick(const bench_run *run);
+
+/* |a − b| computed in double whatever reach_real is: the distances the checks compare. */
+static inline double bench_distance(reach_vec3 a, reach_vec3 b) {
+    double x = (double)a.x - (double)b.x, y = (double)a.y - (double)b.y, z = (double)a.z - (double)b.z;
+    return sqrt(x * x + y * y + z * z);
+}
+
 /* calloc that ends the program with a message when memory runs out. */
 void *bench_calloc(size_t count, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,9 @@
 #define REPEATS              15
 #define QUICK_REPEAT_SECONDS 0.002
 #define QUICK_REPEATS        3
+/* Rounds of the suites that time each solve: each problem's time is its fastest over them. */
+#define SOLVE_ROUNDS       3
+#define QUICK_SOLVE_ROUNDS 1
 
 typedef struct figure {
     char *name, *unit;
@@ -77,6 +80,17 @@ static double seconds_of(clockid_t clock) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 static double seconds_now(void) { return seconds_of(CLOCK_MONOTONIC); }
+double bench_seconds(void) { return seconds_now(); }
+
+bench_span bench_span_start(void) {
+    bench_span span = {seconds_now(), seconds_of(CLOCK_THREAD_CPUTIME_ID)};
+    return span;
+}
+
+void bench_span_end(bench_run *run, bench_span span) {
+    run->timed_wall_seconds += seconds_now() - span.wall;
+    run->timed_cpu_seconds += seconds_of(CLOCK_THREAD_CPUTIME_ID) - span.cpu;
+}
 
 static double time_passes(const bench_timed *timed, long passes) {
     double start = seconds_now();
@@ -102,6 +116,12 @@ bench_stats bench_stats_of(double *values, int count) {
     return s;
 }
 
+double bench_percentile(const double *sorted, int count, double fraction) {
+    double rank = ceil(fraction * count);
+    int index = rank < 1 ? 0 : rank > count ? count - 1 : (int)rank - 1;
+    return sorted[index];
+}
+
 /* ---- the table ------------------------------------------------------------------------- */
 
 /* Rates read best with an SI prefix (12.34 M); small errors in exponent form. */
@@ -122,11 +142,11 @@ static void format_value(char *out, size_t size, double value, const char *unit)
 
 static void print_header(const bench_run *run) {
     const bench_machine *m = run->machine;
-    printf("reach %s (%s), %s, %s\n", m->library_version, m->precision, m->compiler, m->flags);
+    printf("reach %s (%s, batch %s), %s, %s\n", m->library_version, m->precision, m->batch_isa, m->compiler, m->flags);
     printf("%s, %d cores, %s\n", m->cpu, m->cores, m->date);
     printf("%d repeats of about %g s each, interleaved; median, min and max over repeats\n\n", run->repeats,
            run->repeat_seconds);
-    printf("%-44s %-14s %12s %12s %12s %8s\n", "figure", "unit", "median", "min", "max", "repeats");
+    printf("%-46s %-15s %12s %12s %12s %8s\n", "figure", "unit", "median", "min", "max", "repeats");
 }
 
 static void print_figure(const figure *f) {
@@ -134,7 +154,7 @@ static void print_figure(const figure *f) {
     format_value(median, sizeof median, f->stats.median, f->unit);
     format_value(min, sizeof min, f->stats.min, f->unit);
     format_value(max, sizeof max, f->stats.max, f->unit);
-    printf("%-44s %-14s %12s %12s %12s %8d\n", f->name, f->unit, median, min, max, f->stats.repeats);
+    printf("%-46s %-15s %12s %12s %12s %8d\n", f->name, f->unit, median, min, max, f->stats.repeats);
     fflush(stdout);
 }
 
@@ -187,6 +207,7 @@ static void json_machine(FILE *file, const bench_machine *m) {
     json_field(file, "flags", m->flags, ",\n    ");
     json_field(file, "precision", m->precision, ",\n    ");
     json_field(file, "library_version", m->library_version, ",\n    ");
+    json_field(file, "batch_isa", m->batch_isa, ",\n    ");
     json_field(file, "date", m->date, "\n  },\n");
 }
 
@@ -285,6 +306,13 @@ int bench_run_finish(bench_run *run) {
     return status;
 }
 
+int bench_rounds(const bench_run *run) {
+    if (run->options.repeats > 0) return run->options.repeats;
+    return run->options.quick ? QUICK_SOLVE_ROUNDS : SOLVE_ROUNDS;
+}
+
+int bench_is_quick(const bench_run *run) { return run->options.quick; }
+
 int bench_wants(const bench_run *run, const char *name) {
     if (run->options.filter_count == 0) return 1;
     size_t name_length = strlen(name);
@@ -315,6 +343,13 @@ static const figure *find_figure(const bench_run *run, const char *name) {
     for (int i = 0; i < run->figure_count; i++)
         if (strcmp(run->figures[i].name, name) == 0) return &run->figures[i];
     return NULL;
+}
+
+const bench_machine *bench_machine_of(const bench_run *run) { return run->machine; }
+
+const bench_stats *bench_find(const bench_run *run, const char *name) {
+    const figure *f = find_figure(run, name);
+    return f ? &f->stats : NULL;
 }
 
 void bench_ratio(bench_run *run, const char *name, const char *numerator, const char *denominator) {

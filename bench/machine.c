@@ -44,6 +44,7 @@ void bench_machine_detect(bench_machine *machine) {
     machine->flags = REACH_BENCH_FLAGS;
     machine->precision = reach_precision();
     machine->library_version = reach_version();
+    machine->batch_isa = reach_batch_isa();
     time_t now = time(NULL);
     struct tm utc;
     if (gmtime_r(&now, &utc))

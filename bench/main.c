@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "growth_svg.h"
 #include "machine.h"
 #include "suites.h"
 
@@ -13,22 +14,28 @@ typedef struct bench_suite {
     void (*run)(bench_run *run);
 } bench_suite;
 
-/* A new suite is one file, one line in suites.h and one line here. */
+/* A new suite is one file, one line in suites.h and one line here. Two suites may share a
+ * prefix (the two-bone batch figures are under two_bone/). */
 static const bench_suite suites[] = {
-    {"two_bone", bench_suite_two_bone},
+    {"two_bone", bench_suite_two_bone}, {"two_bone", bench_suite_two_bone_batch}, {"fabrik", bench_suite_fabrik},
+    {"ccd", bench_suite_ccd},           {"jacobian", bench_suite_jacobian},
+#ifdef REACH_BENCH_KDL
+    {"kdl", bench_suite_kdl},
+#endif
 };
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: reach-bench [--quick] [--filter PREFIX]... [--repeats N] [--json PATH]\n"
+            "usage: reach-bench [--quick] [--filter PREFIX]... [--repeats N] [--json PATH] [--svg PATH]\n"
             "  --quick           a short smoke run (few, short repeats)\n"
             "  --filter PREFIX   only figures whose name starts with PREFIX (repeatable, or comma-separated)\n"
             "  --repeats N       timed repeats per figure (default %d, quick %d)\n"
             "  --json PATH       also write the figures to PATH as JSON\n"
+            "  --svg PATH        also plot the FABRIK and CCD growth figures to PATH (SVG)\n"
             "suites:",
             BENCH_REPEATS, BENCH_QUICK_REPEATS);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
-        fprintf(out, " %s", suites[i].name);
+        if (i == 0 || strcmp(suites[i].name, suites[i - 1].name) != 0) fprintf(out, " %s", suites[i].name);
     fputc('\n', out);
 }
 
@@ -56,6 +63,8 @@ static int parse_arguments(int argc, char **argv, bench_options *options) {
             options->repeats = (int)repeats;
         } else if (strcmp(arg, "--json") == 0 && has_value) {
             options->json_path = argv[++i];
+        } else if (strcmp(arg, "--svg") == 0 && has_value) {
+            options->svg_path = argv[++i];
         } else {
             return 0;
         }
@@ -80,5 +89,9 @@ int main(int argc, char **argv) {
     bench_run *run = bench_run_start(&options, &machine);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         if (bench_wants(run, suites[i].name)) suites[i].run(run);
+    if (options.svg_path && !growth_svg_write(run, options.svg_path)) {
+        fprintf(stderr, "reach-bench: cannot write %s\n", options.svg_path);
+        bench_check(run, 0, "the growth plot is written");
+    }
     return bench_run_finish(run);
 }

@@ -10,14 +10,13 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "random.h"
+#include "limbs.h"
 #include "reach/reach.h"
 #include "reference_two_bone.h"
 #include "suites.h"
 
 #define LIMB_COUNT 4096
 #define SEED       0x7e0b0e5eedu
-#define DEGREE     (3.14159265358979323846 / 180)
 
 /* How far apart reach's and the plain solver's ends may be, in chain lengths. Both put the end
  * on a reachable target up to rounding (measured: 2e-6 in float, 3e-15 in double, the plain
@@ -34,12 +33,6 @@
 /* reach's default tolerance: a reachable target is reached within 1e-4 chain lengths. */
 #define REACHED_LIMIT 1e-4
 
-typedef struct limb_shape {
-    double upper, lower; /* bone lengths */
-    double distance;     /* from the root to the target */
-    int reachable;
-} limb_shape;
-
 typedef struct two_bone_set {
     int count;
     limb_shape *shapes;
@@ -54,60 +47,18 @@ typedef struct two_bone_set {
 
 /* ---- inputs ---------------------------------------------------------------------------- */
 
-static limb_shape random_shape(bench_random *r) {
-    limb_shape s;
-    s.upper = bench_random_uniform(r, 0.5, 1.5);
-    s.lower = bench_random_uniform(r, 0.5, 1.5);
-    double kind = bench_random_uniform(r, 0, 1);
-    if (kind < 0.75) {
-        /* Inside the reach range by 1% of the chain, where both solvers are well-conditioned. */
-        double chain = s.upper + s.lower, margin = 0.01 * chain;
-        s.distance = bench_random_uniform(r, fabs(s.upper - s.lower) + margin, chain - margin);
-        s.reachable = 1;
-    } else if (kind < 0.875) {
-        s.distance = bench_random_uniform(r, 1.01, 2) * (s.upper + s.lower);
-        s.reachable = 0;
-    } else {
-        s.lower = 0.5 * s.upper; /* unequal bones, so there is a hole around the root */
-        s.distance = bench_random_uniform(r, 0.1, 0.9) * (s.upper - s.lower);
-        s.reachable = 0;
-    }
-    return s;
-}
-
-/* The lower bone's direction: the upper one's bent by 20° to 160° toward a random side. */
-static reach_vec3 bent_direction(bench_random *r, reach_vec3 upper) {
-    reach_vec3 side = reach_vec3_reject(bench_random_direction(r), upper);
-    side = reach_vec3_normalize_safe(side, reach_vec3_any_perpendicular(upper));
-    double bend = bench_random_uniform(r, 20, 160) * DEGREE;
-    return reach_vec3_add(reach_vec3_scale(upper, (reach_real)cos(bend)),
-                          reach_vec3_scale(side, (reach_real)sin(bend)));
-}
-
-static reach_two_bone_input random_limb(bench_random *r, limb_shape s) {
-    reach_two_bone_input in;
-    reach_vec3 upper = bench_random_direction(r);
-    in.root = bench_random_point(r, 1);
-    in.mid = reach_vec3_mad(in.root, upper, (reach_real)s.upper);
-    in.end = reach_vec3_mad(in.mid, bent_direction(r, upper), (reach_real)s.lower);
-    in.target = reach_vec3_mad(in.root, bench_random_direction(r), (reach_real)s.distance);
-    in.pole = reach_vec3_mad(in.root, bench_random_direction(r), (reach_real)(s.upper + s.lower));
-    in.use_pole = 1;
-    return in;
-}
-
 static reach_vec2 polar(double length, double angle) {
     return reach_vec2_make((reach_real)(length * cos(angle)), (reach_real)(length * sin(angle)));
 }
 
 static reach_two_bone_2d_input random_limb_2d(bench_random *r, limb_shape s) {
     reach_two_bone_2d_input in;
-    double aim = bench_random_uniform(r, -180, 180) * DEGREE;
-    double bend = bench_random_uniform(r, 20, 160) * DEGREE * (bench_random_uniform(r, 0, 1) < 0.5 ? 1 : -1);
+    double aim = bench_random_uniform(r, -180, 180) * LIMB_DEGREE;
+    double bend = bench_random_uniform(r, 20, 160) * LIMB_DEGREE * (bench_random_uniform(r, 0, 1) < 0.5 ? 1 : -1);
     in.root = reach_vec2_make(bench_random_real(r, -1, 1), bench_random_real(r, -1, 1));
     in.mid = reach_vec2_add(in.root, polar(s.upper, aim));
     in.end = reach_vec2_add(in.mid, polar(s.lower, aim + bend));
-    in.target = reach_vec2_add(in.root, polar(s.distance, bench_random_uniform(r, -180, 180) * DEGREE));
+    in.target = reach_vec2_add(in.root, polar(s.distance, bench_random_uniform(r, -180, 180) * LIMB_DEGREE));
     in.bend = bench_random_uniform(r, 0, 1) < 0.5 ? REACH_BEND_CCW : REACH_BEND_CW;
     return in;
 }
@@ -147,8 +98,8 @@ static void make_set(two_bone_set *set, int count, uint64_t seed) {
     set->outputs_2d = bench_calloc(n, sizeof *set->outputs_2d);
     bench_random r = {seed};
     for (int i = 0; i < count; i++) {
-        set->shapes[i] = random_shape(&r);
-        set->inputs[i] = random_limb(&r, set->shapes[i]);
+        set->shapes[i] = limb_random_shape(&r);
+        set->inputs[i] = limb_random_input(&r, set->shapes[i]);
         set->rig_inputs[i] = random_rig(&r, set->shapes[i]);
         set->inputs_2d[i] = random_limb_2d(&r, set->shapes[i]);
     }
@@ -209,11 +160,6 @@ static void pass_reach(void *data) {
 
 /* ---- checks ---------------------------------------------------------------------------- */
 
-static double distance(reach_vec3 a, reach_vec3 b) {
-    double x = (double)a.x - (double)b.x, y = (double)a.y - (double)b.y, z = (double)a.z - (double)b.z;
-    return sqrt(x * x + y * y + z * z);
-}
-
 typedef struct accuracy {
     bench_stats agreement;             /* |reach end − plain end|, reachable targets */
     bench_stats residual;              /* |reach end − target|, reachable targets */
@@ -230,14 +176,14 @@ static accuracy measure_accuracy(const two_bone_set *set) {
     for (int i = 0; i < set->count; i++) {
         double chain = set->shapes[i].upper + set->shapes[i].lower;
         reach_vec3 end = set->outputs[i].end, plain_end = set->reference_outputs[i].end;
-        double gap = distance(end, plain_end) / chain;
+        double gap = bench_distance(end, plain_end) / chain;
         if (!set->shapes[i].reachable) {
             unreachable[unreachable_count++] = gap;
             continue;
         }
         agreement[reachable_count] = gap;
-        residual[reachable_count] = distance(end, set->inputs[i].target) / chain;
-        reference_residual[reachable_count] = distance(plain_end, set->inputs[i].target) / chain;
+        residual[reachable_count] = bench_distance(end, set->inputs[i].target) / chain;
+        reference_residual[reachable_count] = bench_distance(plain_end, set->inputs[i].target) / chain;
         reachable_count++;
     }
     accuracy a;

@@ -5,6 +5,21 @@
 
 #include "bench.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 void bench_suite_two_bone(bench_run *run);
+void bench_suite_two_bone_batch(bench_run *run);
+void bench_suite_fabrik(bench_run *run);
+void bench_suite_ccd(bench_run *run);
+void bench_suite_jacobian(bench_run *run);
+#ifdef REACH_BENCH_KDL
+void bench_suite_kdl(bench_run *run); /* kdl_compare.cpp, built when Orocos KDL is installed */
+#endif
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
