@@ -186,6 +186,13 @@ static inline void rig_random_pose(const reach_skeleton *sk, test_rng *rng, reac
     }
 }
 
+/* Two results with the same bits in every field (the struct itself may have padding). */
+static inline int rig_same_result(const reach_solve_result *a, const reach_solve_result *b) {
+    return a->iterations == b->iterations && a->reached == b->reached && a->limited == b->limited &&
+           test_bytes_equal(&a->residual, &b->residual, sizeof a->residual) &&
+           test_bytes_equal(&a->angle_residual, &b->angle_residual, sizeof a->angle_residual);
+}
+
 /* ---- solving through fenced scratch ----------------------------------------------------- */
 
 typedef reach_status (*rig_solver)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
