@@ -516,7 +516,8 @@ static void test_start_outside_limits_is_projected(void **state) {
     reach_transform pose[RIG_MAX_BONES];
     reach_pose_rest(&r.skeleton, pose);
     pose[0].rotation = reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), 2);
-    pose[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(REACH_R(0.6), 0, REACH_R(0.8)), REACH_R(0.3)); /* off its axis */
+    pose[1].rotation =
+        reach_quat_from_axis_angle(reach_vec3_make(REACH_R(0.6), 0, REACH_R(0.8)), REACH_R(0.3)); /* off its axis */
     reach_target target = reach_target_position(3, reach_vec3_make(1, 1, 0));
     reach_solver_settings s = reach_solver_default_settings();
     s.max_iterations = 0;
