@@ -53,6 +53,30 @@ void demo_canvas_clear(demo_canvas *canvas) {
     cairo_paint(cr);
 }
 
+const char *demo_backdrop_paint(demo_backdrop *backdrop, demo_canvas *canvas, demo_backdrop_fn draw, void *user) {
+    cairo_surface_t *kept = backdrop->surface;
+    if (kept && (cairo_image_surface_get_width(kept) != canvas->width ||
+                 cairo_image_surface_get_height(kept) != canvas->height)) {
+        cairo_surface_destroy(kept);
+        backdrop->surface = kept = NULL;
+    }
+    if (!kept) {
+        demo_canvas once;
+        const char *message = demo_canvas_create(&once, canvas->width, canvas->height);
+        if (message) return message;
+        demo_canvas_clear(&once);
+        draw(&once, user);
+        backdrop->surface = cairo_surface_reference(once.surface);
+        demo_canvas_destroy(&once);
+    }
+    cairo_save(canvas->cr);
+    cairo_set_source_surface(canvas->cr, backdrop->surface, 0, 0);
+    cairo_set_operator(canvas->cr, CAIRO_OPERATOR_SOURCE);
+    cairo_paint(canvas->cr);
+    cairo_restore(canvas->cr);
+    return NULL;
+}
+
 static void stroke_line(cairo_t *cr, demo_point a, demo_point b, double width) {
     cairo_set_line_width(cr, width);
     cairo_move_to(cr, a.x, a.y);
@@ -228,6 +252,7 @@ static void draw_mark(demo_canvas *canvas, demo_mark mark, demo_colour colour, d
     case DEMO_MARK_DASHED: demo_draw_dashed_segment(canvas, a, b, 1.5, colour); break;
     case DEMO_MARK_DOT: demo_draw_joint(canvas, centre, 5, colour); break;
     case DEMO_MARK_RING: demo_draw_target(canvas, centre, 5, colour); break;
+    case DEMO_MARK_CIRCLE: demo_draw_circle(canvas, centre, 6, 2.5, colour, 0); break;
     case DEMO_MARK_DIAMOND: demo_draw_diamond(canvas, centre, 6, colour); break;
     }
 }

@@ -32,6 +32,7 @@ typedef enum demo_mark {
     DEMO_MARK_DASHED, /* a thin dashed stroke: alternatives, misses */
     DEMO_MARK_DOT,    /* a filled disc: joints */
     DEMO_MARK_RING,   /* a ring with a cross: targets */
+    DEMO_MARK_CIRCLE, /* a plain ring: feet in the air, outlines */
     DEMO_MARK_DIAMOND /* poles */
 } demo_mark;
 
@@ -47,6 +48,17 @@ void demo_canvas_destroy(demo_canvas *canvas);
 
 /* Fills the frame with the background and resets cairo's state. */
 void demo_canvas_clear(demo_canvas *canvas);
+
+/* A picture that is the same in every frame (scenery seen by a fixed camera): drawn once onto
+ * a cleared canvas of the frame's size, kept, and painted over the whole frame after that. */
+typedef void (*demo_backdrop_fn)(demo_canvas *canvas, void *user);
+typedef struct demo_backdrop {
+    cairo_surface_t *surface;
+} demo_backdrop;
+
+/* Paints the backdrop, drawing it first if there is none yet of this canvas's size. Returns
+ * NULL, or a message when its surface could not be made (nothing is painted then). */
+const char *demo_backdrop_paint(demo_backdrop *backdrop, demo_canvas *canvas, demo_backdrop_fn draw, void *user);
 
 void demo_set_colour(cairo_t *cr, demo_colour colour, double alpha);
 /* An exact colour, opaque: for shades from demo_palette_blend. */

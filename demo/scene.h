@@ -49,6 +49,9 @@ extern const demo_scene demo_scene_fabrik_tree;
 extern const demo_scene demo_scene_fabrik_loop;
 extern const demo_scene demo_scene_ccd_chain;
 extern const demo_scene demo_scene_compare;
+extern const demo_scene demo_scene_robot_arm;
+extern const demo_scene demo_scene_spider_2d;
+extern const demo_scene demo_scene_hexapod_3d;
 
 /* The table, in the order the index shows them; at most DEMO_MAX_SCENES. */
 #define DEMO_MAX_SCENES 64

@@ -122,15 +122,51 @@ void demo_draw_shadow(demo_canvas *canvas, const demo_camera *camera, reach_vec3
 
 /* ---- height fields ---------------------------------------------------------------------- */
 
-/* Blends of the lit solid colour from dim to full: slopes turned from the light get the low
- * ones. The darkest stays clear of the background so the terrain reads as ground. */
-#define SHADE_LOWEST 3
-#define SHADE_LINE   2 /* grid lines: this many blend steps darker than their quad */
+/* Shades for lit ground: every blend with the background of the palette's slate greys (the
+ * solid colours and the guide colour), so each is exact in the GIF, ordered by lightness. Many
+ * close steps keep the bands that flat shading shows on a curved surface faint. */
+#define RAMP_MAX    (4 * DEMO_BLEND_STEPS)
+#define LINE_DARKER 14.0 /* grid lines on the ground: this much darker than their quad */
+#define LIT_DARKEST 0.30 /* slopes turned from the light: this far up the ramp's range */
+
+typedef struct shade {
+    demo_rgb rgb;
+    double lightness; /* 0..255 */
+} shade;
+
+static double lightness_of(demo_rgb c) { return 0.3 * c.r + 0.59 * c.g + 0.11 * c.b; }
+
+static int lighter_last(const void *a, const void *b) {
+    double la = ((const shade *)a)->lightness, lb = ((const shade *)b)->lightness;
+    return (la > lb) - (la < lb);
+}
+
+static int shade_ramp(shade *ramp) {
+    static const demo_colour greys[] = {DEMO_SOLID_FRONT, DEMO_SOLID_SIDE, DEMO_SOLID_TOP, DEMO_GUIDE};
+    int n = 0;
+    for (size_t g = 0; g < sizeof greys / sizeof greys[0]; g++) {
+        for (int step = 1; step <= DEMO_BLEND_STEPS; step++) {
+            ramp[n].rgb = demo_palette_blend(greys[g], step);
+            ramp[n].lightness = lightness_of(ramp[n].rgb);
+            n++;
+        }
+    }
+    qsort(ramp, (size_t)n, sizeof ramp[0], lighter_last);
+    return n;
+}
+
+/* The ramp's shade nearest to `lightness`. */
+static demo_rgb nearest_shade(const shade *ramp, int n, double lightness) {
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (fabs(ramp[i].lightness - lightness) < fabs(ramp[best].lightness - lightness)) best = i;
+    return ramp[best].rgb;
+}
 
 typedef struct quad {
     reach_vec3 corner[4];
     double distance;
-    int shade;      /* blend step of DEMO_SOLID_TOP */
+    double lit;     /* 0 (turned from the light) to 1 (facing it) */
     int line_edges; /* bit 0: edge corner 0→1 is on a grid line, bit 1: edge 3→0 */
 } quad;
 
@@ -139,15 +175,13 @@ static int quad_farther_first(const void *a, const void *b) {
     return (da < db) - (da > db);
 }
 
-static int shade_of(const reach_vec3 c[4], reach_vec3 light) {
+static double lit_of(const reach_vec3 c[4], reach_vec3 light) {
     /* The normal from the quad's diagonals: flat shading of a possibly non-planar quad. */
     reach_vec3 normal = reach_vec3_cross(reach_vec3_sub(c[2], c[0]), reach_vec3_sub(c[1], c[3]));
     normal = reach_vec3_normalize_safe(normal, vec3(0, 1, 0));
     if (normal.y < 0) normal = reach_vec3_neg(normal);
     double lit = (double)reach_vec3_dot(normal, light);
-    lit = lit < 0 ? 0 : lit;
-    int steps = DEMO_BLEND_STEPS - SHADE_LOWEST;
-    return SHADE_LOWEST + (int)floor(lit * steps + 0.5);
+    return lit < 0 ? 0 : lit;
 }
 
 static void fill_quad(cairo_t *cr, const demo_point p[4], demo_rgb rgb) {
@@ -179,11 +213,16 @@ int demo_draw_height_field(demo_canvas *canvas, const demo_camera *camera, const
             q->corner[3] = vec3(xa, f->height(f->user, xa, zb), zb);
             reach_vec3 centre = reach_vec3_scale(reach_vec3_add(q->corner[0], q->corner[2]), (reach_real)0.5);
             q->distance = demo_camera_distance(camera, centre);
-            q->shade = shade_of(q->corner, f->light);
+            q->lit = lit_of(q->corner, f->light);
             q->line_edges = f->line_every > 0 ? (k % f->line_every == 0) | (i % f->line_every == 0) << 1 : 0;
         }
     }
     qsort(quads, (size_t)n, sizeof quads[0], quad_farther_first);
+    shade ramp[RAMP_MAX];
+    int shades = shade_ramp(ramp);
+    /* From the dim solid colour to the lit one. */
+    double dark = lightness_of(demo_palette_blend(DEMO_SOLID_TOP, 3)),
+           light = lightness_of(demo_palette_rgb(DEMO_SOLID_TOP));
     cairo_t *cr = canvas->cr;
     cairo_set_line_width(cr, 1);
     for (int i = 0; i < n; i++) {
@@ -192,7 +231,8 @@ int demo_draw_height_field(demo_canvas *canvas, const demo_camera *camera, const
         for (int k = 0; k < 4; k++)
             projected = projected && demo_camera_project(camera, quads[i].corner[k], &p[k], NULL);
         if (!projected) continue;
-        fill_quad(cr, p, demo_palette_blend(DEMO_SOLID_TOP, quads[i].shade));
+        double lightness = dark + (light - dark) * (LIT_DARKEST + (1 - LIT_DARKEST) * quads[i].lit);
+        fill_quad(cr, p, nearest_shade(ramp, shades, lightness));
         if (!quads[i].line_edges) continue;
         if (quads[i].line_edges & 1) {
             cairo_move_to(cr, p[0].x, p[0].y);
@@ -202,7 +242,7 @@ int demo_draw_height_field(demo_canvas *canvas, const demo_camera *camera, const
             cairo_move_to(cr, p[3].x, p[3].y);
             cairo_line_to(cr, p[0].x, p[0].y);
         }
-        demo_set_rgb(cr, demo_palette_blend(DEMO_SOLID_TOP, quads[i].shade - SHADE_LINE));
+        demo_set_rgb(cr, nearest_shade(ramp, shades, lightness - LINE_DARKER));
         cairo_stroke(cr);
     }
     free(quads);

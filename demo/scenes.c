@@ -5,8 +5,16 @@
 #include "scene.h"
 
 const demo_scene *const demo_scenes[] = {
-    &demo_scene_two_bone_2d, &demo_scene_leg_3d,    &demo_scene_fabrik_tentacle, &demo_scene_fabrik_tree,
-    &demo_scene_fabrik_loop, &demo_scene_ccd_chain, &demo_scene_compare,
+    &demo_scene_two_bone_2d,     /* seed 000's analytic two-bone arm */
+    &demo_scene_leg_3d,          /* two-bone legs with poles on steps */
+    &demo_scene_fabrik_tentacle, /* FABRIK 2-D with angle limits */
+    &demo_scene_fabrik_tree,     /* FABRIK with two weighted effectors */
+    &demo_scene_fabrik_loop,     /* FABRIK with a closed loop */
+    &demo_scene_ccd_chain,       /* CCD, sweep by sweep */
+    &demo_scene_compare,         /* every iterative solver on one chain */
+    &demo_scene_robot_arm,       /* the Jacobian family on a DH robot */
+    &demo_scene_spider_2d,       /* the walker in 2-D */
+    &demo_scene_hexapod_3d,      /* the walker in 3-D on terrain */
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);
 
