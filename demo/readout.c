@@ -36,3 +36,29 @@ void demo_info_note(demo_info *info, const char *text) {
     demo_draw_text(info->canvas, info->x, info->y + 8, text, 12.5, DEMO_TEXT_MUTED, DEMO_ALIGN_LEFT, 0);
     info->y += ROW - 4;
 }
+
+/* Legs solved this close count as reaching their feet. */
+#define FOOT_TOLERANCE 1e-4
+
+demo_info demo_walk_info(demo_canvas *canvas, const demo_walk *walk, double width, double label_width) {
+    const reach_walker *w = &walk->walker;
+    int planted = 0, steps = 0;
+    for (int i = 0; i < w->leg_count; i++) {
+        planted += w->legs[i].planted != 0;
+        steps += w->legs[i].steps;
+    }
+    double residual = demo_walk_residual(w);
+    demo_colour colour = residual < FOOT_TOLERANCE ? DEMO_REACHED : DEMO_UNREACHED;
+    demo_info info = demo_info_begin(canvas, width, label_width, "two-bone legs",
+                                     residual < FOOT_TOLERANCE ? "feet reached" : "foot missed", colour);
+    char value[48];
+    demo_format_residual(residual, value, sizeof value);
+    demo_info_row(&info, "residual", value, colour);
+    snprintf(value, sizeof value, "%d of %d", planted, w->leg_count);
+    demo_info_row(&info, "planted", value, DEMO_TEXT);
+    snprintf(value, sizeof value, "%d this lap", steps - walk->lap_start_steps);
+    demo_info_row(&info, "steps", value, DEMO_TEXT);
+    snprintf(value, sizeof value, "%ld", w->forced_steps);
+    demo_info_row(&info, "forced", value, DEMO_TEXT);
+    return info;
+}

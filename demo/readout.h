@@ -6,6 +6,7 @@
 #include <reach/reach.h>
 
 #include "canvas.h"
+#include "walk_run.h"
 
 /* "reached"; "held by limits" when a joint limit was active and the target was missed;
  * otherwise "out of reach". *colour gets the status colour. */
@@ -29,5 +30,9 @@ demo_info demo_info_begin(demo_canvas *canvas, double width, double label_width,
 void demo_info_row(demo_info *info, const char *label, const char *value, demo_colour colour);
 /* A line of muted text, after a little space. */
 void demo_info_note(demo_info *info, const char *text);
+
+/* The column every walker scene starts with: the legs' solver and whether every foot is where
+ * its leg ends, then the legs' residual, planted feet, steps this lap and forced steps. */
+demo_info demo_walk_info(demo_canvas *canvas, const demo_walk *walk, double width, double label_width);
 
 #endif

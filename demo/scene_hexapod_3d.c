@@ -31,18 +31,11 @@ static reach_vec3 vec3(double x, double y, double z) {
 }
 
 static reach_status configure(void) {
-    walk.def = reach_walker_default_def();
-    walk.def.ground = reach_walk_terrain_ground;
-    walk.leg_count = LEGS;
-    reach_status status = reach_walker_standard_legs(LEGS, REACH_LEG_TWO_BONE, walk.legs);
-    walk.path = reach_walk_path_default(REACH_WALK_PATH_FIGURE8);
-    walk.path.size = (reach_real)SIZE;
-    walk.path.speed = (reach_real)SPEED;
-    walk.terrain = reach_walk_terrain_default(REACH_WALK_TERRAIN_WAVES);
-    walk.frames_per_lap = FRAMES;
+    reach_walk_path path = reach_walk_path_default(REACH_WALK_PATH_FIGURE8);
+    path.size = (reach_real)SIZE;
+    path.speed = (reach_real)SPEED;
     /* At this step the gait repeats exactly from lap to lap; one lap settles the start. */
-    walk.warmup_laps = 1;
-    walk.replay = demo_replay_make(LAP / FRAMES);
+    reach_status status = demo_walk_setup(&walk, 3, LEGS, path, REACH_WALK_TERRAIN_WAVES, FRAMES, 1);
     configured = status == REACH_OK;
     return status;
 }
@@ -128,18 +121,12 @@ static void draw_leg(demo_canvas *canvas, const demo_camera *camera, const reach
 static void draw_body(demo_canvas *canvas, const demo_camera *camera, const reach_walker *w) {
     static const double outline[6][2] = {{1.15, 0},  {0.85, 0.62},   {-0.85, 0.62},
                                          {-1.15, 0}, {-0.85, -0.62}, {0.85, -0.62}};
+    reach_vec3 corners[6];
+    for (int i = 0; i < 6; i++)
+        corners[i] = demo_from_z_up(
+            reach_vec3_add(w->position, reach_quat_rotate(w->rotation, vec3(outline[i][0], outline[i][1], 0))));
+    if (!demo_polygon_path_3d(canvas, camera, corners, 6)) return;
     cairo_t *cr = canvas->cr;
-    for (int i = 0; i < 6; i++) {
-        reach_vec3 p =
-            reach_vec3_add(w->position, reach_quat_rotate(w->rotation, vec3(outline[i][0], outline[i][1], 0)));
-        demo_point pixel;
-        if (!project(camera, p, &pixel)) {
-            cairo_new_path(cr);
-            return;
-        }
-        cairo_line_to(cr, pixel.x, pixel.y);
-    }
-    cairo_close_path(cr);
     demo_set_colour(cr, DEMO_SOLID_TOP, 1);
     cairo_fill_preserve(cr);
     demo_set_colour(cr, DEMO_BONE, 1);
@@ -179,28 +166,11 @@ static void draw_walker(demo_canvas *canvas, const demo_camera *camera, const re
 }
 
 static void draw_info(demo_canvas *canvas, const reach_walker *w) {
-    int planted = 0, steps = 0;
-    for (int i = 0; i < w->leg_count; i++) {
-        planted += w->legs[i].planted != 0;
-        steps += w->legs[i].steps;
-    }
-    double residual = demo_walk_residual(w);
-    int reached = residual < 1e-4;
-    demo_info info = demo_info_begin(canvas, INFO_W, 66, "two-bone legs", reached ? "feet reached" : "foot missed",
-                                     reached ? DEMO_REACHED : DEMO_UNREACHED);
+    demo_info info = demo_walk_info(canvas, &walk, INFO_W, 66);
     char value[48];
-    demo_format_residual(residual, value, sizeof value);
-    demo_info_row(&info, "residual", value, reached ? DEMO_REACHED : DEMO_UNREACHED);
-    snprintf(value, sizeof value, "%d of %d", planted, w->leg_count);
-    demo_info_row(&info, "planted", value, DEMO_TEXT);
-    snprintf(value, sizeof value, "%d this lap", steps - walk.lap_start_steps);
-    demo_info_row(&info, "steps", value, DEMO_TEXT);
-    snprintf(value, sizeof value, "%ld", w->forced_steps);
-    demo_info_row(&info, "forced", value, DEMO_TEXT);
     snprintf(value, sizeof value, "%.2f", (double)w->position.z);
     demo_info_row(&info, "height", value, DEMO_TEXT);
-    double tilt = acos(fmin(1.0, (double)w->up.z)) * 180 / PI;
-    snprintf(value, sizeof value, "%.1f°", tilt);
+    snprintf(value, sizeof value, "%.1f°", acos(fmin(1.0, (double)w->up.z)) * 180 / PI);
     demo_info_row(&info, "tilt", value, DEMO_TEXT);
     demo_info_note(&info, "gait: alternating tripod");
     demo_info_note(&info, "ground: waves");

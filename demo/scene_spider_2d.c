@@ -24,18 +24,11 @@ static demo_walk walk;
 static int configured;
 
 static reach_status configure(void) {
-    walk.def = reach_walker_default_def();
-    walk.def.dimensions = 2;
-    walk.leg_count = LEGS;
-    reach_status status = reach_walker_standard_legs(LEGS, REACH_LEG_TWO_BONE, walk.legs);
-    walk.path = reach_walk_path_default(REACH_WALK_PATH_FIGURE8);
-    walk.path.size = (reach_real)SIZE;
-    walk.path.speed = (reach_real)SPEED;
-    walk.terrain = reach_walk_terrain_default(REACH_WALK_TERRAIN_FLAT);
-    walk.frames_per_lap = FRAMES;
+    reach_walk_path path = reach_walk_path_default(REACH_WALK_PATH_FIGURE8);
+    path.size = (reach_real)SIZE;
+    path.speed = (reach_real)SPEED;
     /* From rest, this gait repeats exactly from the second lap on. */
-    walk.warmup_laps = 1;
-    walk.replay = demo_replay_make(LAP / FRAMES);
+    reach_status status = demo_walk_setup(&walk, 2, LEGS, path, REACH_WALK_TERRAIN_FLAT, FRAMES, 1);
     configured = status == REACH_OK;
     return status;
 }
@@ -131,27 +124,13 @@ static void draw_legs(demo_canvas *canvas, const demo_view2d *view, const reach_
 }
 
 static void draw_info(demo_canvas *canvas, const reach_walker *w) {
-    int planted = 0, steps = 0, swinging_group = -1;
-    for (int i = 0; i < w->leg_count; i++) {
-        planted += w->legs[i].planted != 0;
-        steps += w->legs[i].steps;
+    int swinging_group = -1;
+    for (int i = 0; i < w->leg_count; i++)
         if (!w->legs[i].planted) swinging_group = w->legs[i].def.group;
-    }
-    double residual = demo_walk_residual(w);
-    int reached = residual < 1e-4;
-    demo_info info = demo_info_begin(canvas, INFO_W, 76, "two-bone legs", reached ? "feet reached" : "foot missed",
-                                     reached ? DEMO_REACHED : DEMO_UNREACHED);
+    demo_info info = demo_walk_info(canvas, &walk, INFO_W, 76);
+    demo_info_row(&info, "swinging", swinging_group < 0 ? "none" : (swinging_group == 0 ? "group A" : "group B"),
+                  DEMO_TEXT);
     char value[48];
-    demo_format_residual(residual, value, sizeof value);
-    demo_info_row(&info, "residual", value, reached ? DEMO_REACHED : DEMO_UNREACHED);
-    snprintf(value, sizeof value, "%d of %d", planted, w->leg_count);
-    demo_info_row(&info, "planted", value, DEMO_TEXT);
-    snprintf(value, sizeof value, "%s", swinging_group < 0 ? "none" : (swinging_group == 0 ? "group A" : "group B"));
-    demo_info_row(&info, "swinging", value, DEMO_TEXT);
-    snprintf(value, sizeof value, "%d this lap", steps - walk.lap_start_steps);
-    demo_info_row(&info, "steps", value, DEMO_TEXT);
-    snprintf(value, sizeof value, "%ld", w->forced_steps);
-    demo_info_row(&info, "forced", value, DEMO_TEXT);
     snprintf(value, sizeof value, "%.2f /s", sqrt((double)reach_vec2_dot(w->velocity, w->velocity)));
     demo_info_row(&info, "speed", value, DEMO_TEXT);
     demo_info_note(&info, "gait: alternating tetrapod");

@@ -85,15 +85,7 @@ void demo_draw_boxes(demo_canvas *canvas, const demo_camera *camera, const demo_
     cairo_t *cr = canvas->cr;
     cairo_set_line_width(cr, 1);
     for (int i = 0; i < n; i++) {
-        demo_point corner[4];
-        int projected = 1;
-        for (int k = 0; k < 4; k++)
-            projected = projected && demo_camera_project(camera, faces[i].corner[k], &corner[k], NULL);
-        if (!projected) continue;
-        cairo_move_to(cr, corner[0].x, corner[0].y);
-        for (int k = 1; k < 4; k++)
-            cairo_line_to(cr, corner[k].x, corner[k].y);
-        cairo_close_path(cr);
+        if (!demo_polygon_path_3d(canvas, camera, faces[i].corner, 4)) continue;
         demo_set_colour(cr, faces[i].colour, 1);
         cairo_fill_preserve(cr);
         /* A dark edge keeps neighbouring faces of one shade apart. */
@@ -102,22 +94,30 @@ void demo_draw_boxes(demo_canvas *canvas, const demo_camera *camera, const demo_
     }
 }
 
-void demo_draw_shadow(demo_canvas *canvas, const demo_camera *camera, reach_vec3 centre, double radius) {
+int demo_polygon_path_3d(demo_canvas *canvas, const demo_camera *camera, const reach_vec3 *points, int count) {
     cairo_t *cr = canvas->cr;
-    for (int i = 0; i < SHADOW_SEGMENTS; i++) {
-        double a = 6.283185307179586 * i / SHADOW_SEGMENTS;
+    cairo_new_path(cr);
+    for (int i = 0; i < count; i++) {
         demo_point p;
-        if (!demo_camera_project(
-                camera, vec3((double)centre.x + radius * cos(a), (double)centre.y, (double)centre.z + radius * sin(a)),
-                &p, NULL)) {
+        if (!demo_camera_project(camera, points[i], &p, NULL)) {
             cairo_new_path(cr);
-            return;
+            return 0;
         }
         cairo_line_to(cr, p.x, p.y);
     }
     cairo_close_path(cr);
-    demo_set_colour(cr, DEMO_BACKGROUND, 0.5);
-    cairo_fill(cr);
+    return 1;
+}
+
+void demo_draw_shadow(demo_canvas *canvas, const demo_camera *camera, reach_vec3 centre, double radius) {
+    reach_vec3 rim[SHADOW_SEGMENTS];
+    for (int i = 0; i < SHADOW_SEGMENTS; i++) {
+        double a = 6.283185307179586 * i / SHADOW_SEGMENTS;
+        rim[i] = vec3((double)centre.x + radius * cos(a), (double)centre.y, (double)centre.z + radius * sin(a));
+    }
+    if (!demo_polygon_path_3d(canvas, camera, rim, SHADOW_SEGMENTS)) return;
+    demo_set_colour(canvas->cr, DEMO_BACKGROUND, 0.5);
+    cairo_fill(canvas->cr);
 }
 
 /* ---- height fields ---------------------------------------------------------------------- */

@@ -21,6 +21,10 @@ void demo_draw_ground_grid(demo_canvas *canvas, const demo_camera *camera, doubl
 #define DEMO_MAX_BOXES 64
 void demo_draw_boxes(demo_canvas *canvas, const demo_camera *camera, const demo_box *boxes, int count);
 
+/* Starts a closed path through the projections of points[0 .. count). Returns 0, with no
+ * path, when one of them is too close to or behind the eye. */
+int demo_polygon_path_3d(demo_canvas *canvas, const demo_camera *camera, const reach_vec3 *points, int count);
+
 /* A soft shadow: a flat disc of `radius` on the horizontal plane through `centre`. */
 void demo_draw_shadow(demo_canvas *canvas, const demo_camera *camera, reach_vec3 centre, double radius);
 

@@ -1,6 +1,20 @@
 /* Stepping a walker along a standard path. */
 #include "walk_run.h"
 
+reach_status demo_walk_setup(demo_walk *walk, int dimensions, int legs, reach_walk_path path,
+                             reach_walk_terrain_kind terrain, int frames_per_lap, int warmup_laps) {
+    walk->def = reach_walker_default_def();
+    walk->def.dimensions = dimensions;
+    walk->def.ground = dimensions == 3 ? reach_walk_terrain_ground : NULL;
+    walk->leg_count = legs;
+    walk->path = path;
+    walk->terrain = reach_walk_terrain_default(terrain);
+    walk->frames_per_lap = frames_per_lap;
+    walk->warmup_laps = warmup_laps;
+    walk->replay = demo_replay_make(demo_walk_step(walk));
+    return reach_walker_standard_legs(legs, REACH_LEG_TWO_BONE, walk->legs);
+}
+
 double demo_walk_step(const demo_walk *walk) {
     return (double)reach_walk_path_period(&walk->path) / walk->frames_per_lap;
 }

@@ -25,6 +25,13 @@ typedef struct demo_walk {
     int lap_start_steps; /* steps all legs had begun when the lap shown started */
 } demo_walk;
 
+/* The standard creature with `legs` legs (reach_walker_standard_legs, two-bone legs, the
+ * default step rules) in 2 or 3 dimensions, on `path` over the default terrain of `terrain`:
+ * fills the fields set before the first advance. frames_per_lap should be the scene's frame
+ * count, so that frame i is step i. */
+reach_status demo_walk_setup(demo_walk *walk, int dimensions, int legs, reach_walk_path path,
+                             reach_walk_terrain_kind terrain, int frames_per_lap, int warmup_laps);
+
 /* Seconds of one simulation step: a lap over frames_per_lap. */
 double demo_walk_step(const demo_walk *walk);
 
