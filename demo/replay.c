@@ -3,10 +3,12 @@
 
 #include "replay.h"
 
-demo_replay demo_replay_make(double step_seconds) {
-    demo_replay replay = {step_seconds, 0, 0};
+demo_replay demo_replay_make(double step_seconds, int warmup_steps) {
+    demo_replay replay = {step_seconds, warmup_steps, 0, 0};
     return replay;
 }
+
+int demo_replay_is_start(const demo_replay *replay, int k) { return k == -replay->warmup_steps; }
 
 int demo_replay_step_at(const demo_replay *replay, double time) {
     double steps = floor(time / replay->step_seconds + 0.5);
@@ -15,7 +17,7 @@ int demo_replay_step_at(const demo_replay *replay, double time) {
 
 void demo_replay_range(demo_replay *replay, double time, int *first, int *last) {
     int wanted = demo_replay_step_at(replay, time);
-    *first = !replay->started || wanted < replay->step ? 0 : replay->step + 1;
+    *first = !replay->started || wanted < replay->step ? -replay->warmup_steps : replay->step + 1;
     *last = wanted;
     replay->started = 1;
     replay->step = wanted;

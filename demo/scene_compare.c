@@ -66,7 +66,7 @@ typedef struct run {
 } run;
 
 static run runs[SOLVERS];
-static demo_replay replay = {STEP, 0, 0};
+static demo_replay replay = {STEP, 0, 0, 0};
 /* Scratch for every solver: doubles keep it aligned for reach_real and pointers. */
 static double scratch[SCRATCH / sizeof(double)];
 
@@ -96,7 +96,8 @@ static reach_status advance(double t, int *shown) {
         for (int s = 0; s < SOLVERS; s++) {
             run *r = &runs[s];
             /* Every chain starts at rest, pointing straight up. */
-            if (k == 0) demo_planar_chain_init(&r->chain, vec2(0, 0), PI / 2, lengths_m, BONES, -PI, PI);
+            if (demo_replay_is_start(&replay, k))
+                demo_planar_chain_init(&r->chain, vec2(0, 0), PI / 2, lengths_m, BONES, -PI, PI);
             reach_status status = solve(r, &solvers[s], target_at(k * STEP));
             if (status != REACH_OK) return status;
             r->iterations[k] = r->result.iterations;

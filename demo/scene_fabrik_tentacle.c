@@ -19,6 +19,7 @@
 #define PI        3.14159265358979323846
 #define LOOP      10.0 /* seconds: the target's path closes */
 #define STEP      0.04 /* simulation step: one frame at 25 frames per second */
+#define WARMUP    250  /* LOOP / STEP: a whole loop before the first frame, which then follows the last */
 #define AT_LIMIT  1e-3 /* radians from an end of its range that counts as at the limit */
 #define REACH_M   1.25 /* the sum of the lengths */
 
@@ -26,12 +27,12 @@ static const double lengths_m[BONES] = {0.17, 0.16, 0.15, 0.14, 0.13, 0.12, 0.11
 
 static reach_vec2 vec2(double x, double y) { return reach_vec2_make((reach_real)x, (reach_real)y); }
 
-/* Around the top of the reach, out past it, then down one side and low beside the base,
- * across over the top and low on the other side: reach 1.25, so r > 1.25 is out of reach. */
+/* Around the top of the reach and out past it (reach 1.25), down one side and low beside the
+ * base, across over the top and low on the other side; it closes after LOOP seconds. */
 static reach_vec2 target_at(double t) {
     double a = 2 * PI * t / LOOP;
-    double phi = 1.95 * sin(a);                             /* from straight up, radians */
-    double r = 0.95 + 0.42 * sin(2 * a + 0.6) * cos(a / 2); /* distance from the base */
+    double phi = 1.95 * sin(a);                /* from straight up, radians */
+    double r = 0.93 + 0.38 * sin(3 * a + 0.6); /* distance from the base */
     return vec2(r * sin(phi), r * cos(phi));
 }
 
@@ -42,7 +43,7 @@ typedef struct tentacle {
 } tentacle;
 
 static tentacle state;
-static demo_replay replay = {STEP, 0, 0};
+static demo_replay replay = {STEP, WARMUP, 0, 0};
 
 static void reset(tentacle *s) {
     double y = 0;
@@ -59,7 +60,7 @@ static void reset(tentacle *s) {
 static reach_status solve(tentacle *s, double t) {
     reach_fabrik_2d_chain chain = {BONES, s->joints, s->lengths, s->min_angle, s->max_angle, vec2(0, 1)};
     reach_solver_settings settings = reach_solver_default_settings();
-    settings.max_iterations = 32;
+    settings.max_iterations = 64;
     return reach_fabrik_solve_2d(&chain, target_at(t), &settings, &s->result);
 }
 
@@ -67,7 +68,7 @@ static reach_status advance(double t) {
     int first, last;
     demo_replay_range(&replay, t, &first, &last);
     for (int k = first; k <= last; k++) {
-        if (k == 0) reset(&state);
+        if (demo_replay_is_start(&replay, k)) reset(&state);
         reach_status status = solve(&state, k * STEP);
         if (status != REACH_OK) return status;
     }
@@ -158,5 +159,5 @@ const demo_scene demo_scene_fabrik_tentacle = {
     .height = 540,
     .duration = LOOP,
     .frame_delay_cs = 4,
-    .still_time = 3.2,
+    .still_time = 5.0,
 };

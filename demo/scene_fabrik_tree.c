@@ -17,6 +17,7 @@
 #define PI      3.14159265358979323846
 #define LOOP    10.0
 #define STEP    0.04
+#define WARMUP  250 /* LOOP / STEP: a whole loop before the first frame, which then follows the last */
 #define SCRATCH (64 * 1024)
 
 static reach_vec2 vec2(double x, double y) { return reach_vec2_make((reach_real)x, (reach_real)y); }
@@ -27,11 +28,23 @@ static double smoothstep(double edge0, double edge1, double x) {
     return t * t * (3 - 2 * t);
 }
 
+/* Seconds into the loop (the warm-up runs at negative times). */
+static double loop_time(double t) {
+    double u = fmod(t, LOOP);
+    return u < 0 ? u + LOOP : u;
+}
+
 /* 0 while the hands wave, 1 while the targets are apart. */
-static double apart(double t) { return smoothstep(3.0, 4.2, t) * (1 - smoothstep(8.8, 10.0, t)); }
+static double apart(double t) {
+    t = loop_time(t);
+    return smoothstep(3.0, 4.2, t) * (1 - smoothstep(8.8, 10.0, t));
+}
 
 /* Weights as powers of 3: equal while waving, then the left heavier, then the right. */
-static double weight_exponent(double t) { return sin(2 * PI * (t - 4.2) / 4.6) * smoothstep(4.0, 4.6, t) * (t < 8.8); }
+static double weight_exponent(double t) {
+    t = loop_time(t);
+    return sin(2 * PI * (t - 4.2) / 4.6) * smoothstep(4.0, 4.6, t) * (t < 8.8);
+}
 
 static reach_vec2 target_of(int side, double t) {
     double sign = side == 0 ? -1 : 1, a = 2 * PI * t / (LOOP / 3);
@@ -53,7 +66,7 @@ typedef struct tree_state {
 } tree_state;
 
 static tree_state state;
-static demo_replay replay = {STEP, 0, 0};
+static demo_replay replay = {STEP, WARMUP, 0, 0};
 static double scratch[SCRATCH / sizeof(double)];
 
 static void make_targets(double t, reach_target targets[2]) {
@@ -79,7 +92,7 @@ static reach_status advance(double t) {
     int first, last;
     demo_replay_range(&replay, t, &first, &last);
     for (int k = first; k <= last; k++) {
-        if (k == 0) demo_figure_init(&state.figure);
+        if (demo_replay_is_start(&replay, k)) demo_figure_init(&state.figure);
         reach_status status = solve(&state, k * STEP);
         if (status != REACH_OK) return status;
     }

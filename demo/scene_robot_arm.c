@@ -45,7 +45,7 @@ typedef struct robot {
 } robot;
 
 static robot arm;
-static demo_replay replay = {STEP, 0, 0};
+static demo_replay replay = {STEP, 0, 0, 0};
 static double scratch[SCRATCH / sizeof(double)];
 
 static reach_status build(robot *r) {
@@ -99,7 +99,7 @@ static reach_status advance(double t) {
     int first, last;
     demo_replay_range(&replay, t, &first, &last);
     for (int k = first; k <= last; k++) {
-        if (k == 0) {
+        if (demo_replay_is_start(&replay, k)) {
             reach_status status = build(&arm);
             if (status != REACH_OK) return status;
         }

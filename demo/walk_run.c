@@ -11,7 +11,7 @@ reach_status demo_walk_setup(demo_walk *walk, int dimensions, int legs, reach_wa
     walk->terrain = reach_walk_terrain_default(terrain);
     walk->frames_per_lap = frames_per_lap;
     walk->warmup_laps = warmup_laps;
-    walk->replay = demo_replay_make(demo_walk_step(walk));
+    walk->replay = demo_replay_make(demo_walk_step(walk), 0);
     return reach_walker_standard_legs(legs, REACH_LEG_TWO_BONE, walk->legs);
 }
 
@@ -52,7 +52,7 @@ reach_status demo_walk_advance(demo_walk *walk, double time) {
     demo_replay_range(&walk->replay, time, &first, &last);
     int base = walk->warmup_laps * walk->frames_per_lap;
     for (int k = first; k <= last; k++) {
-        reach_status status = k == 0 ? restart(walk) : walk_to(walk, base + k);
+        reach_status status = demo_replay_is_start(&walk->replay, k) ? restart(walk) : walk_to(walk, base + k);
         if (status != REACH_OK) return status;
     }
     return REACH_OK;
