@@ -15,12 +15,12 @@ typedef struct series {
 
 typedef struct panel {
     double left, top, width, height;
-    double y_min, y_max; /* in plotted units: log10(µs) or iterations */
+    double y_min, y_max, y_step; /* in plotted units: log10(µs) or iterations; grid step */
     int log_y;
 } panel;
 
-#define WIDTH  820
-#define HEIGHT 400
+#define WIDTH  860
+#define HEIGHT 420
 
 static void read_series(const bench_run *run, series *s) {
     for (int i = 0; i < POINTS; i++) {
@@ -71,11 +71,9 @@ static void axes(FILE *f, const panel *p, const char *title) {
             p->top + p->height + 34);
 }
 
-/* Horizontal grid lines: every power of ten on a log axis, a round step on a linear one. */
+/* Horizontal grid lines, one per step. */
 static void y_grid(FILE *f, const panel *p) {
-    double step = p->log_y ? 1 : pow(10, floor(log10((p->y_max - p->y_min) / 2)));
-    if (!p->log_y && (p->y_max - p->y_min) / step > 6) step *= 2;
-    for (double v = p->y_min; v <= p->y_max + 1e-9; v += step) {
+    for (double v = p->y_min; v <= p->y_max + 1e-9; v += p->y_step) {
         double y = p->top + p->height * (1 - (v - p->y_min) / (p->y_max - p->y_min));
         fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", p->left, y, p->left + p->width,
                 y);
@@ -97,6 +95,18 @@ static void plot(FILE *f, const panel *p, const series *s, const double *values)
             fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", x_of(p, i), y_of(p, values[i]), s->colour);
 }
 
+/* A dashed line through the first point of a series with slope 1 on the log-log panel: where
+ * the series would go if its cost grew in proportion to the bones. */
+static void linear_guide(FILE *f, const panel *p, const double *values) {
+    if (!(isfinite(values[0]) && values[0] > 0)) return;
+    int end = POINTS - 1;
+    while (end > 0 && values[0] * bones[end] / bones[0] > pow(10, p->y_max))
+        end--; /* stay inside the panel */
+    double last = values[0] * bones[end] / bones[0];
+    fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#888' stroke-dasharray='5,4'/>\n", x_of(p, 0),
+            y_of(p, values[0]), x_of(p, end), y_of(p, last));
+}
+
 /* The range of the plotted values over all series, NaN-free; lo > hi when there are none. */
 static void value_range(const series *all, int count, int iterations, double *lo, double *hi) {
     *lo = INFINITY;
@@ -115,14 +125,21 @@ int growth_svg_write(const bench_run *run, const char *path) {
     for (int k = 0; k < 2; k++)
         read_series(run, &all[k]);
     double lo, hi;
-    panel time = {70, 70, 320, 250, 0, 1, 1}, iterations = {490, 70, 320, 250, 0, 8, 0};
+    panel time = {70, 90, 320, 250, 0, 1, 1, 1}, iterations = {500, 90, 320, 250, 0, 10, 2, 0};
     value_range(all, 2, 0, &lo, &hi);
     if (lo <= hi) {
         time.y_min = floor(log10(lo));
         time.y_max = fmax(ceil(log10(hi)), time.y_min + 1);
     }
     value_range(all, 2, 1, &lo, &hi);
-    if (lo <= hi) iterations.y_max = fmax(8, 8 * ceil(hi / 8));
+    if (lo <= hi && hi > iterations.y_max) {
+        /* A round step (1, 2 or 5 times a power of ten) giving 3 to 6 grid lines. */
+        double power = pow(10, floor(log10(hi))), step = hi / power > 5   ? power
+                                                         : hi / power > 2 ? power / 2
+                                                                          : power / 5;
+        iterations.y_step = step;
+        iterations.y_max = step * ceil(hi / step);
+    }
 
     FILE *f = fopen(path, "w");
     if (!f) return 0;
@@ -131,21 +148,25 @@ int growth_svg_write(const bench_run *run, const char *path) {
             "font-family='sans-serif' font-size='12'>\n",
             WIDTH, HEIGHT, WIDTH, HEIGHT);
     fputs("<rect width='100%' height='100%' fill='white'/>\n", f);
-    fputs("<text x='20' y='24' font-size='15' font-weight='bold'>FABRIK and CCD: cost of one solve against chain "
-          "length (cold start, tolerance 1e-4 chain lengths, at most 64 iterations)</text>\n",
+    fputs("<text x='20' y='24' font-size='15' font-weight='bold'>FABRIK and CCD: the cost of one solve against "
+          "the chain's length</text>\n",
+          f);
+    fputs("<text x='20' y='44' fill='#555'>cold start from a straight chain, tolerance 1e-4 × chain length, at most "
+          "64 iterations; dashed: time proportional to the bones</text>\n",
           f);
     axes(f, &time, "median time per solve (µs)");
     y_grid(f, &time);
     axes(f, &iterations, "mean iterations per solve");
     y_grid(f, &iterations);
+    linear_guide(f, &time, all[0].time);
     for (int k = 0; k < 2; k++) {
         plot(f, &time, &all[k], all[k].time);
         plot(f, &iterations, &all[k], all[k].iterations);
-        fprintf(f, "<rect x='%d' y='%d' width='14' height='4' fill='%s'/>\n", 80 + 90 * k, 384 - 4, all[k].colour);
-        fprintf(f, "<text x='%d' y='%d'>%s</text>\n", 100 + 90 * k, 384, all[k].label);
+        fprintf(f, "<rect x='%d' y='%d' width='14' height='4' fill='%s'/>\n", 80 + 90 * k, 404 - 4, all[k].colour);
+        fprintf(f, "<text x='%d' y='%d'>%s</text>\n", 100 + 90 * k, 404, all[k].label);
     }
     const bench_machine *m = bench_machine_of(run);
-    fputs("<text x='280' y='384' fill='#555'>", f);
+    fputs("<text x='280' y='404' fill='#555'>", f);
     fprintf(f, "reach %s, %s, ", m->library_version, m->precision);
     xml_text(f, m->cpu);
     fprintf(f, ", %s</text>\n", m->date);

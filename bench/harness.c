@@ -136,6 +136,8 @@ static void format_value(char *out, size_t size, double value, const char *unit)
         snprintf(out, size, "%.2f k", value / 1e3);
     else if (value != 0 && fabs(value) < 1e-2)
         snprintf(out, size, "%.2e", value);
+    else if (value == floor(value) && fabs(value) < 1e12) /* counts and bytes */
+        snprintf(out, size, "%.0f", value);
     else
         snprintf(out, size, "%.4g", value);
 }
