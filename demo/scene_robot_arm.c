@@ -204,8 +204,8 @@ static reach_status draw_robot_arm(demo_canvas *canvas, const demo_frame *frame)
     double view_width = canvas->width - INFO_W - DEMO_MARGIN;
     double top = DEMO_HEADER_HEIGHT, height = canvas->height - DEMO_HEADER_HEIGHT - DEMO_FOOTER_HEIGHT;
     demo_camera camera =
-        demo_camera_look_at(demo_from_z_up(vec3(0.75, -1.75, 1.15)), demo_from_z_up(vec3(-0.3, -0.05, 0.4)),
-                            vec3(0, 1, 0), 800, view_width / 2, top + height / 2);
+        demo_camera_look_at(demo_from_z_up(vec3(-1.25, -1.65, 1.0)), demo_from_z_up(vec3(-0.3, 0.0, 0.28)),
+                            vec3(0, 1, 0), 780, view_width / 2, top + height / 2);
     demo_draw_ground_grid(canvas, &camera, -1.1, 0.5, -0.8, 0.8, 0.1);
     demo_box pedestal = {vec3(-0.075, 0, -0.075), vec3(0.075, 0.02, 0.075)};
     demo_draw_boxes(canvas, &camera, &pedestal, 1);
