@@ -14,6 +14,16 @@
  * sets, so the solved pose keeps every bone length and satisfies every joint limit, and the
  * residual it reports is the true one.
  *
+ * Beyond the textbook passes (docs/solvers.md has the details):
+ *   closing step  the forward pass aims the first bone so that the second closes exactly onto
+ *                 where the backward pass left the rest of the chain; reachable targets then
+ *                 usually take one iteration
+ *   out of reach  a lone target beyond the chain's length: every bone aims straight at it
+ *   polish        when four iterations bring no 1% improvement, half the budget is gone, or the
+ *                 solve stalls, the rest of the budget goes to CCD sweeps (ccd.h), which only
+ *                 move downhill and settle where the limits let the ends come nearest
+ *   lines         a chain stuck exactly on the line to a target it could reach is bent a little
+ *
  * Several effectors on one tree (the FABRIK paper's multiple end effectors): the backward pass
  * runs from all tips inward; where branches join, the shared bone goes to the weighted centroid
  * of what its branches ask (weights: the targets' weights summed per branch), and the forward
