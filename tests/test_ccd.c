@@ -155,6 +155,56 @@ static void bad_input_is_an_error_and_leaves_pose(void **state) {
     free(scratch);
 }
 
+/* The named degenerate cases: a target at the root, a straight chain whose target lies on its
+ * line (behind the root, ahead inside the reach), a fully folded start, and tiny and huge
+ * scales. */
+static void degenerate_cases(void **state) {
+    (void)state;
+    reach_transform pose[RIG_MAX_BONES];
+    reach_solve_result result;
+    rig r;
+    rig_straight_chain_equal(&r, 2, 1);
+    reach_target target = reach_target_position(2, reach_vec3_zero());
+    reach_pose_rest(&r.skeleton, pose);
+    assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+    assert_true(result.reached);
+    for (int links = 2; links <= 12; ++links) {
+        rig_straight_chain_equal(&r, links, 1);
+        reach_real n = (reach_real)links;
+        reach_vec3 goals[2] = {reach_vec3_make(0, -0.5f * n, 0), reach_vec3_make(0, 0.5f * n, 0)};
+        for (int g = 0; g < 2; ++g) {
+            target = reach_target_position(links, goals[g]);
+            reach_pose_rest(&r.skeleton, pose);
+            assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+            assert_true(result.reached);
+        }
+        /* Folded: every bone half a turn from its parent. */
+        reach_pose_rest(&r.skeleton, pose);
+        for (int i = 1; i < links; ++i)
+            pose[i].rotation = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_PI);
+        target = reach_target_position(links, reach_vec3_make(0.3f * n, 0.2f * n, 0.1f * n));
+        assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+        assert_true(result.reached);
+    }
+    static const reach_real scales[] = {REACH_R(1e-6), REACH_R(1e6)};
+    for (int k = 0; k < 2; ++k) {
+        test_rng rng = test_rng_make(0xde);
+        int reached = 0, cases = 1000;
+        for (int c = 0; c < cases; ++c) {
+            rig_random_chain(&r, &rng, 2 + c % 8, scales[k]);
+            rig_random_pose(&r.skeleton, &rng, pose);
+            target = reach_target_position(r.skeleton.bone_count - 1,
+                                           rig_joint_position(&r.skeleton, pose, r.skeleton.bone_count - 1));
+            reach_pose_rest(&r.skeleton, pose);
+            assert_int_equal(ccd(&r.skeleton, &target, 1, NULL, pose, &result), REACH_OK);
+            assert_true(rig_pose_is_finite(&r.skeleton, pose));
+            reached += result.reached;
+        }
+        print_message("ccd at scale %g: reached %d of %d\n", (double)scales[k], reached, cases);
+        assert_true(reached >= cases * 99 / 100);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reaches_random_targets),
@@ -163,6 +213,7 @@ int main(void) {
         cmocka_unit_test(prismatic_slides_within_range),
         cmocka_unit_test(reaches_position_and_orientation),
         cmocka_unit_test(max_step_caps_each_turn),
+        cmocka_unit_test(degenerate_cases),
         cmocka_unit_test(same_input_same_bits),
         cmocka_unit_test(bad_input_is_an_error_and_leaves_pose),
     };

@@ -10,22 +10,6 @@ static reach_status fabrik(const reach_skeleton *sk, const reach_target *targets
     return rig_solve(reach_fabrik_solve, reach_fabrik_scratch_size, sk, targets, count, settings, pose, result);
 }
 
-/* A straight chain along +y from the origin: `links` bones of the given lengths, rest identity. */
-static void straight_chain(rig *r, int links, const reach_real *lengths) {
-    for (int i = 0; i <= links; ++i) {
-        r->parents[i] = i - 1;
-        r->rest[i] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, i == 0 ? 0 : lengths[i - 1], 0));
-    }
-    rig_finish(r, links + 1, 0);
-}
-
-static void straight_chain_equal(rig *r, int links, reach_real length) {
-    reach_real lengths[RIG_MAX_BONES];
-    for (int i = 0; i < links; ++i)
-        lengths[i] = length;
-    straight_chain(r, links, lengths);
-}
-
 /* Solves toward `goal` from the rest pose; checks the solve succeeded, kept lengths and reports
  * its true residual. */
 static reach_solve_result solve_to(const rig *r, reach_vec3 goal, const reach_solver_settings *settings,
@@ -142,7 +126,7 @@ static void same_input_same_bits(void **state) {
 static void short_scratch_is_an_error(void **state) {
     (void)state;
     rig r;
-    straight_chain_equal(&r, 6, 1);
+    rig_straight_chain_equal(&r, 6, 1);
     reach_transform pose[RIG_MAX_BONES], before[RIG_MAX_BONES];
     reach_pose_rest(&r.skeleton, pose);
     memcpy(before, pose, sizeof pose);
@@ -172,7 +156,7 @@ static void expect_error(const rig *r, const reach_target *targets, int count, c
 static void bad_input_is_an_error_and_leaves_pose(void **state) {
     (void)state;
     rig r;
-    straight_chain_equal(&r, 4, 1);
+    rig_straight_chain_equal(&r, 4, 1);
     reach_transform pose[RIG_MAX_BONES];
     reach_pose_rest(&r.skeleton, pose);
     reach_solver_settings settings = reach_solver_default_settings();
@@ -240,7 +224,7 @@ static void bad_input_is_an_error_and_leaves_pose(void **state) {
 static void no_iterations_leaves_pose(void **state) {
     (void)state;
     rig r;
-    straight_chain_equal(&r, 3, 1);
+    rig_straight_chain_equal(&r, 3, 1);
     reach_transform pose[RIG_MAX_BONES], before[RIG_MAX_BONES];
     reach_pose_rest(&r.skeleton, pose);
     memcpy(before, pose, sizeof pose);
@@ -263,16 +247,16 @@ static void target_at_root(void **state) {
     reach_transform pose[RIG_MAX_BONES];
     /* Two equal bones fold back onto the root exactly. */
     rig r;
-    straight_chain_equal(&r, 2, 1);
+    rig_straight_chain_equal(&r, 2, 1);
     assert_true(solve_to(&r, reach_vec3_zero(), &settings, pose).reached);
     /* Longer chains whose bones can close a loop reach it too. */
     reach_real lengths[] = {1, 0.7f, 0.9f, 0.5f};
-    straight_chain(&r, 4, lengths);
+    rig_straight_chain(&r, 4, lengths);
     assert_true(solve_to(&r, reach_vec3_zero(), &settings, pose).reached);
     /* A chain whose first bone outreaches the rest cannot: the best is the rest folded back,
      * which leaves 2 − (0.5 + 0.5) = 1. */
     reach_real lopsided[] = {2, 0.5f, 0.5f};
-    straight_chain(&r, 3, lopsided);
+    rig_straight_chain(&r, 3, lopsided);
     reach_solve_result result = solve_to(&r, reach_vec3_zero(), &settings, pose);
     assert_false(result.reached);
     ASSERT_NEAR(result.residual, 1, 1e-3, "folded residual");
@@ -285,7 +269,7 @@ static void fully_folded_chain(void **state) {
     for (int c = 0; c < 200; ++c) {
         rig r;
         int links = 2 + c % 6;
-        straight_chain_equal(&r, links, 1);
+        rig_straight_chain_equal(&r, links, 1);
         /* Start folded: every bone turned half a turn from its parent, zig-zagging on the y axis. */
         reach_transform pose[RIG_MAX_BONES];
         reach_pose_rest(&r.skeleton, pose);
@@ -306,7 +290,7 @@ static void straight_chain_target_on_its_line(void **state) {
     reach_transform pose[RIG_MAX_BONES];
     for (int links = 2; links <= 12; ++links) {
         rig r;
-        straight_chain_equal(&r, links, 1);
+        rig_straight_chain_equal(&r, links, 1);
         reach_real n = (reach_real)links;
         /* Exactly behind the root, and ahead inside the reach: both need the chain to leave its
          * line, which FABRIK's passes alone never do. */

@@ -80,6 +80,22 @@ static inline void rig_random_limited_chain(rig *r, test_rng *rng, int links) {
     rig_finish(r, links + 1, 1);
 }
 
+/* A straight chain along +y from the origin: `links` bones of the given lengths, rest identity. */
+static inline void rig_straight_chain(rig *r, int links, const reach_real *lengths) {
+    for (int i = 0; i <= links; ++i) {
+        r->parents[i] = i - 1;
+        r->rest[i] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, i == 0 ? 0 : lengths[i - 1], 0));
+    }
+    rig_finish(r, links + 1, 0);
+}
+
+static inline void rig_straight_chain_equal(rig *r, int links, reach_real length) {
+    reach_real lengths[RIG_MAX_BONES];
+    for (int i = 0; i < links; ++i)
+        lengths[i] = length;
+    rig_straight_chain(r, links, lengths);
+}
+
 /* ---- forward kinematics in double ------------------------------------------------------- */
 
 typedef struct dvec3 {
