@@ -466,8 +466,19 @@ static void test_limited_fabrik_legs(void **state) {
     assert_int_equal(w.forced_steps, 0);
 }
 
+/* The defaults walker.h documents are the ones the code sets. */
+static void test_documented_defaults(void **state) {
+    (void)state;
+    reach_walker_def d = reach_walker_default_def();
+    ASSERT_NEAR(d.step_threshold, 0.35, 1e-6, "step_threshold");
+    ASSERT_NEAR(d.step_duration, 0.2, 1e-6, "step_duration");
+    ASSERT_NEAR(d.step_height, 0.3, 1e-6, "step_height");
+    ASSERT_NEAR(d.lead_time, 0.15, 1e-6, "lead_time");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_documented_defaults),
         cmocka_unit_test(test_standard_creatures_initialise),
         cmocka_unit_test(test_bad_definitions_are_refused),
         cmocka_unit_test(test_bad_updates_leave_the_walker_alone),

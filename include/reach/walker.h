@@ -50,12 +50,12 @@ typedef struct reach_walker_def {
 
     /* Step rules. The defaults suit legs about 2 units long (the standard creature). */
     reach_real step_threshold; /* a planted foot steps once it is further than this from its
-                                  rest position, measured along the ground. Default 0.4 */
-    reach_real step_duration;  /* seconds from lift-off to landing. Default 0.25 */
-    reach_real step_height;    /* height of the swing arc halfway through. Default 0.35 */
+                                  rest position, measured along the ground. Default 0.35 */
+    reach_real step_duration;  /* seconds from lift-off to landing. Default 0.2 */
+    reach_real step_height;    /* height of the swing arc halfway through. Default 0.3 */
     /* A foot lands where its rest position will be lead_time seconds after landing if the
      * body keeps its present velocity and turn rate. Keep lead_time × the body's top speed
-     * below step_threshold, or feet will step again as soon as they land. Default 0.2 */
+     * below step_threshold, or feet will step again as soon as they land. Default 0.15 */
     reach_real lead_time;
     /* Fraction of a leg's reach, in (0, 1]: a planted foot further than overstretch × reach
      * from its hip steps at once, even out of its group's turn (a "forced" step), and landing
