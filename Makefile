@@ -1,7 +1,7 @@
 # The README's commands. Each one installs what it needs first (scripts/install-deps.sh),
 # then builds with CMake under build/. Safe to run again: nothing is redone needlessly.
 # Front ends add their own targets and test steps in their folder's *.mk fragment.
-.PHONY: all test test-core test-threads test-valgrind test-fuzz fuzz demo bench single-header format format-check lint clean FORCE
+.PHONY: all test test-core test-packaging test-threads test-valgrind test-fuzz fuzz demo bench single-header format format-check lint clean FORCE
 
 JOBS ?= 2
 CMAKE_FLAGS ?=
@@ -27,11 +27,14 @@ endef
 test-core: deps-build+test+cli format-check lint
 	$(call build,build/float,-DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/float --output-on-failure -j$(JOBS)
-	scripts/test-packaging.sh build/float
 	$(call build,build/double,-DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/double --output-on-failure -j$(JOBS)
 	$(call build,build/asan,-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/asan --output-on-failure -j$(JOBS)
+
+# Each way into the library (installed package, pkg-config, single header, add_subdirectory).
+test-packaging: test-core
+	scripts/test-packaging.sh build/float
 
 # ThreadSanitizer on the tests that solve from several threads at once.
 test-threads: deps-build+test
@@ -65,15 +68,16 @@ format-check: deps-test
 	clang-format --dry-run -Werror $(SOURCES)
 
 lint: deps-test
+	scripts/check-static-names.sh
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
-	  --inline-suppr -Iinclude -Isrc --suppress=missingIncludeSystem src
+	  --inline-suppr -Iinclude -Isrc -Icli -I/usr/include/cjson --suppress=missingIncludeSystem src cli
 
 clean:
 	rm -rf build out
 
 -include $(wildcard */*.mk)
 
-test: test-core test-threads test-valgrind test-fuzz $(TEST_STEPS)
+test: test-core test-packaging test-threads test-valgrind test-fuzz $(TEST_STEPS)
 	@echo "make test: all checks passed"
 
 demo: deps-build+cli+demo
