@@ -57,7 +57,7 @@ static reach_status check_chain(const reach_fabrik_2d_chain *chain, reach_vec2 t
     return REACH_OK;
 }
 
-static reach_status check_settings(const reach_solver_settings *s) {
+static reach_status check_settings_2d(const reach_solver_settings *s) {
     if (s->max_iterations < 0) return REACH_ERROR_INVALID_ARGUMENT;
     if (!reach_is_finite(s->tolerance)) return REACH_ERROR_NOT_FINITE;
     return s->tolerance < 0 ? REACH_ERROR_INVALID_ARGUMENT : REACH_OK;
@@ -77,7 +77,7 @@ static reach_vec2 bone_direction(const reach_fabrik_2d_chain *chain, int i) {
 /* Tip to root. The limit at joint i + 1 (bone i + 1 against bone i) is enforced by turning
  * bone i: its direction must turn into bone i + 1's by an angle in the range, so it lies in the
  * range of turns back from bone i + 1's direction. */
-static void backward(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
+static void backward_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
     reach_vec2 *j = chain->joints;
     int n = chain->bone_count;
     j[n] = target;
@@ -95,7 +95,7 @@ static void backward(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 
 /* Where the middle joint goes so that it sits la from a and lb from e: of the two points where
  * those circles cross, the one nearer `hint`; `hint` itself when they do not cross. */
-static reach_vec2 two_bone_point(reach_vec2 a, reach_vec2 e, reach_vec2 hint, reach_real la, reach_real lb) {
+static reach_vec2 two_bone_point_2d(reach_vec2 a, reach_vec2 e, reach_vec2 hint, reach_real la, reach_real lb) {
     reach_vec2 ae = reach_vec2_sub(e, a);
     reach_real d = reach_vec2_length(ae);
     if (!(d > 0) || d > la + lb || d < reach_fabs(la - lb)) return hint;
@@ -110,7 +110,7 @@ static reach_vec2 two_bone_point(reach_vec2 a, reach_vec2 e, reach_vec2 hint, re
  * that bone 1 can close onto where the backward pass left joint 2 (see fabrik.h); with aim_all,
  * every bone aims at that point instead (a target out of reach: the chain lies straight toward
  * it). Returns nonzero when a limit clamped. */
-static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root, const reach_vec2 *aim_all) {
+static int forward_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, const reach_vec2 *aim_all) {
     reach_vec2 *j = chain->joints;
     int n = chain->bone_count, clamped = 0;
     reach_vec2 parent = limited(chain) ? reach_vec2_normalize_safe(chain->base_direction, reach_vec2_make(1, 0))
@@ -121,7 +121,7 @@ static int forward(const reach_fabrik_2d_chain *chain, reach_vec2 root, const re
         if (aim_all)
             aim = *aim_all;
         else if (i == 0 && n >= 2)
-            aim = two_bone_point(j[0], j[2], j[1], chain->lengths[0], chain->lengths[1]);
+            aim = two_bone_point_2d(j[0], j[2], j[1], chain->lengths[0], chain->lengths[1]);
         reach_vec2 d = direction(j[i], aim, bone_direction(chain, i));
         if (limited(chain)) d = limit_turn(parent, d, chain->min_angle[i], chain->max_angle[i], &clamped);
         j[i + 1] = reach_vec2_add(j[i], reach_vec2_scale(d, chain->lengths[i]));
@@ -144,7 +144,7 @@ static reach_vec2 parent_direction(const reach_fabrik_2d_chain *chain, int i) {
  * |a + R u| = D puts R u at an angle acos((D² − |a|² − |u|²) / 2|a||u|) from a (clamped to
  * [0, π] when D is out of that turn's range), on the side u is on now. Returns `fallback`
  * when a or u has no length. */
-static reach_real closing_turn(const reach_fabrik_2d_chain *chain, int i, reach_vec2 target, reach_real fallback) {
+static reach_real closing_turn_2d(const reach_fabrik_2d_chain *chain, int i, reach_vec2 target, reach_real fallback) {
     const reach_vec2 *j = chain->joints;
     reach_vec2 a = reach_vec2_sub(j[i], j[0]), u = reach_vec2_sub(j[chain->bone_count], j[i]);
     reach_real la = reach_vec2_length(a), lu = reach_vec2_length(u), d = reach_vec2_distance(target, j[0]);
@@ -167,7 +167,7 @@ static int ccd_sweep(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
         reach_vec2 to = reach_vec2_normalize_safe(reach_vec2_sub(target, j[i]), reach_vec2_make(0, 0));
         if (reach_vec2_dot(from, from) == 0 || reach_vec2_dot(to, to) == 0) continue;
         reach_real turn =
-            i >= 1 && !limited(chain) ? closing_turn(chain, i, target, turn_between(from, to)) : turn_between(from, to);
+            i >= 1 && !limited(chain) ? closing_turn_2d(chain, i, target, turn_between(from, to)) : turn_between(from, to);
         if (limited(chain)) {
             int outside;
             reach_real now = turn_between(parent_direction(chain, i), bone_direction(chain, i));
@@ -191,12 +191,12 @@ static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 
 /* One iteration: CCD once polishing, else FABRIK's passes (or, for a target beyond the chain's
  * length, every bone aimed straight at it, as seed 002 does). */
-static int iterate(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
+static int iterate_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
                    int polishing) {
     if (polishing) return ccd_sweep(chain, target);
-    if (reach_vec2_distance(target, root) >= total) return forward(chain, root, &target);
-    backward(chain, target);
-    return forward(chain, root, NULL);
+    if (reach_vec2_distance(target, root) >= total) return forward_2d(chain, root, &target);
+    backward_2d(chain, target);
+    return forward_2d(chain, root, NULL);
 }
 
 reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
@@ -205,7 +205,7 @@ reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec
     reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
     reach_status st = check_chain(chain, target);
     if (st != REACH_OK) return st;
-    if ((st = check_settings(&s)) != REACH_OK) return st;
+    if ((st = check_settings_2d(&s)) != REACH_OK) return st;
 
     int n = chain->bone_count;
     reach_real total = 0, extent = reach_max(reach_fabs(target.x), reach_fabs(target.y));
@@ -219,12 +219,12 @@ reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec
     reach_solve_result r = {0, 0, 0, 0, 0};
     /* The starting joints need not be the lengths apart; a forward pass makes them so, and the
      * pose handed back always comes out of one. */
-    r.limited = forward(chain, root, NULL);
+    r.limited = forward_2d(chain, root, NULL);
     reach_real previous = miss(chain, target), best = previous;
     int polishing = 0, since_best = 0;
     while (r.iterations < s.max_iterations && miss(chain, target) > tolerance) {
         ++r.iterations;
-        r.limited = iterate(chain, root, target, total, polishing);
+        r.limited = iterate_2d(chain, root, target, total, polishing);
         reach_real now = miss(chain, target);
         /* As in 3-D: FABRIK that wanders without getting nearer, or has used half the budget,
          * hands over to CCD sweeps, which only move downhill. */

@@ -11,7 +11,7 @@
 #define KICK_MAX_BONE_ANGLE REACH_R(0.3)
 #define MAX_KICKS           2
 
-static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
+static int driver_child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
 /* ---- when it stalls --------------------------------------------------------------------- */
 
 /* seed 003's option: translate the root by the weighted mean of what the position targets
@@ -60,7 +60,7 @@ static void kick(reach__ik *ik, int j) {
     reach_real angle = reach_min(KICK_MAX_BONE_ANGLE, KICK_TOTAL_ANGLE / (reach_real)ik->active_count);
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        if (child_count(ik, b) == 0) continue;
+        if (driver_child_count(ik, b) == 0) continue;
         reach_vec3 bone_axis = reach_quat_rotate(reach_quat_conjugate(ik->rot[b]), axis);
         reach_quat bent = reach_quat_mul(ik->local[b].rotation, reach_quat_from_axis_angle(bone_axis, angle));
         reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
