@@ -10,17 +10,17 @@ out=${1:?usage: scripts/amalgamate.sh OUTPUT.h}
 
 declare -A emitted=()
 
-# Emits FILE after the project headers it includes (quoted includes, resolved against the
-# file's folder, include/ and src/); system includes stay as they are. A header with an
-# include guard is emitted once; one without (a kernel instantiated several times) at every
-# include. A source file's own macros are #undef'd after it, as its compiler would forget them.
+# Emits FILE with each quoted project include replaced by that file's text, in place, as the
+# preprocessor would read it (resolved against the file's folder, include/ and src/); system
+# includes stay as they are. A header with an include guard is written once; one without (a
+# kernel instantiated several times) at every include. A source file's own macros are
+# #undef'd after it, as its compiler would forget them.
 emit() {
   local file=$1 dir line name target
   [[ -n "${emitted[$file]+x}" ]] && return
-  grep -q '^#ifndef REACH_' "$file" || [[ $file == *.c ]] || unguarded=1
-  [[ ${unguarded:-0} == 1 ]] || emitted[$file]=1
-  unguarded=0
+  if [[ $file != *.c ]] && grep -q '^#ifndef REACH_' "$file"; then emitted[$file]=1; fi
   dir=$(dirname "$file")
+  printf '\n/* ---- %s ---- */\n' "$file"
   while IFS= read -r line; do
     if [[ $line =~ ^#include\ \"([^\"]+)\" ]]; then
       name=${BASH_REMATCH[1]}
@@ -33,11 +33,10 @@ emit() {
       echo "amalgamate: $file includes \"$name\", which is not in the project" >&2
       exit 1
     fi
-  done < "$file"
-  printf '\n/* ---- %s ---- */\n' "$file"
-  grep -v '^#include "' "$file"
+    printf '%s\n' "$line"
+  done <"$file"
   if [[ $file == *.c ]]; then
-    grep -oE '^#define [A-Za-z_][A-Za-z_0-9]*' "$file" | sort -u | sed 's/^#define /#undef /'
+    { grep -oE '^#define [A-Za-z_][A-Za-z_0-9]*' "$file" || true; } | sort -u | sed 's/^#define /#undef /'
   fi
 }
 
