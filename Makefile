@@ -1,7 +1,7 @@
 # The README's commands. Each one installs what it needs first (scripts/install-deps.sh),
 # then builds with CMake under build/. Safe to run again: nothing is redone needlessly.
 # Front ends add their own targets and test steps in their folder's *.mk fragment.
-.PHONY: all test test-core test-packaging test-threads test-valgrind test-fuzz fuzz demo bench single-header format format-check lint clean FORCE
+.PHONY: all test test-core test-packaging docs test-threads test-valgrind test-fuzz fuzz demo bench single-header format format-check lint clean FORCE
 
 JOBS ?= 2
 CMAKE_FLAGS ?=
@@ -61,6 +61,11 @@ single-header:
 	scripts/amalgamate.sh build/reach.h
 	@echo "wrote build/reach.h"
 
+# The API reference from the headers' comments (build/docs/html); any warning fails.
+docs: deps-docs
+	doxygen docs/Doxyfile
+	@echo "wrote build/docs/html/index.html"
+
 format: deps-test
 	clang-format -i $(SOURCES)
 
@@ -77,7 +82,7 @@ clean:
 
 -include $(wildcard */*.mk)
 
-test: test-core test-packaging test-threads test-valgrind test-fuzz $(TEST_STEPS)
+test: test-core test-packaging docs test-threads test-valgrind test-fuzz $(TEST_STEPS)
 	@echo "make test: all checks passed"
 
 demo: deps-build+cli+demo

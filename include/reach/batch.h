@@ -1,4 +1,5 @@
-/* reach — batch solving: many limbs per call, structure of arrays, SIMD inside.
+/** @file
+ * reach — batch solving: many limbs per call, structure of arrays, SIMD inside.
  *
  * Crowds of characters and fleets of simulated arms solve thousands of limbs per frame. The
  * batch entry points take one array per coordinate (x[], y[], z[]), so the library can solve
@@ -17,7 +18,7 @@
 
 REACH_EXTERN_C_BEGIN
 
-/* One array per coordinate, `count` entries each. Output arrays may be the input arrays
+/** One array per coordinate, `count` entries each. Output arrays may be the input arrays
  * (solve in place: pass mid.x as both mid.x and out_mid.x, and so on). A call's return value is
  * the first error any limb gave (REACH_OK if none), with or without out_status. */
 typedef struct reach_vec3_soa {
@@ -31,11 +32,11 @@ typedef struct reach_const_vec3_soa {
 typedef struct reach_two_bone_batch {
     int count;
     reach_const_vec3_soa root, mid, end, target;
-    reach_const_vec3_soa pole; /* NULL arrays: no poles (keep each limb's current bend) */
+    reach_const_vec3_soa pole; /**< NULL arrays: no poles (keep each limb's current bend) */
     reach_vec3_soa out_mid, out_end;
-    reach_real *out_residual;   /* optional */
-    unsigned char *out_reached; /* optional: 1 where the target was reached */
-    /* Optional, per limb: REACH_OK, or the error that limb's input gave. A limb with bad
+    reach_real *out_residual;   /**< optional */
+    unsigned char *out_reached; /**< optional: 1 where the target was reached */
+    /** Optional, per limb: REACH_OK, or the error that limb's input gave. A limb with bad
      * input is not solved: its out_mid and out_end repeat its current mid and end, so an
      * in-place batch leaves it untouched, and the call returns the first such error. */
     unsigned char *out_status;
@@ -44,16 +45,16 @@ typedef struct reach_two_bone_batch {
 REACH_API reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch,
                                                   const reach_two_bone_options *options);
 
-/* The same, forced onto the scalar path; for tests and benchmarks. */
+/** The same, forced onto the scalar path; for tests and benchmarks. */
 REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
                                                          const reach_two_bone_options *options);
 
-/* The limbs [first, first + count) of a batch as a batch of their own: every array advanced by
+/** The limbs [first, first + count) of a batch as a batch of their own: every array advanced by
  * `first` (optional ones stay NULL). For splitting a batch across threads. The range must lie
  * inside the batch. */
 REACH_API reach_two_bone_batch reach_two_bone_batch_slice(const reach_two_bone_batch *batch, int first, int count);
 
-/* The instruction set the batch path uses on this machine: "avx512", "avx2", "sse2", "neon",
+/** The instruction set the batch path uses on this machine: "avx512", "avx2", "sse2", "neon",
  * "wasm-simd" or "scalar". */
 REACH_API const char *reach_batch_isa(void);
 

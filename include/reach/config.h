@@ -1,4 +1,5 @@
-/* reach — build configuration: the scalar type, export macros, version.
+/** @file
+ * reach — build configuration: the scalar type, export macros, version.
  *
  * reach_real is float unless REACH_DOUBLE is defined. The CMake option REACH_DOUBLE sets it
  * as a PUBLIC definition, so everything that links reach::reach sees the same type. A program
@@ -15,7 +16,7 @@
 #ifdef REACH_DOUBLE
 typedef double reach_real;
 #define REACH_PRECISION_NAME "double"
-/* Machine epsilon of reach_real, and the relative size below which a length counts as zero. */
+/** Machine epsilon of reach_real, and the relative size below which a length counts as zero. */
 #define REACH_REAL_EPSILON      2.220446049250313e-16
 #define REACH_ZERO_LENGTH_RATIO 1e-12
 #else
@@ -33,7 +34,7 @@ typedef float reach_real;
 #define REACH_EXTERN_C_END
 #endif
 
-/* Public functions are exported from a shared build; everything else stays hidden. */
+/** Public functions are exported from a shared build; everything else stays hidden. */
 #if defined(_WIN32) && defined(REACH_SHARED)
 #ifdef REACH_BUILDING
 #define REACH_API __declspec(dllexport)
@@ -48,7 +49,7 @@ typedef float reach_real;
 
 REACH_EXTERN_C_BEGIN
 
-/* The precision guard. The library defines exactly one of these two symbols. Each translation
+/** The precision guard. The library defines exactly one of these two symbols. Each translation
  * unit that includes this header keeps a reference to the one it expects, so linking a float
  * program against a double library (or the reverse) fails with an undefined symbol that names
  * the precision. */
@@ -64,7 +65,7 @@ REACH_API extern const int reach_precision_is_float;
 static const int *const reach__precision_guard __attribute__((used)) = &REACH_PRECISION_GUARD_SYMBOL;
 #endif
 
-/* Run-time queries: the library's version ("0.1.0") and precision ("float" or "double"),
+/** Run-time queries: the library's version ("0.1.0") and precision ("float" or "double"),
  * and sizeof(reach_real) as the library was built. */
 REACH_API const char *reach_version(void);
 REACH_API const char *reach_precision(void);

@@ -1,4 +1,5 @@
-/* reach — the Jacobian family of IK solvers: transpose, pseudoinverse, damped least squares and
+/** @file
+ * reach — the Jacobian family of IK solvers: transpose, pseudoinverse, damped least squares and
  * selectively damped least squares, on any chain or tree of a skeleton.
  *
  * The unknowns are the degrees of freedom of the bones that move: every bone on the path from
@@ -65,17 +66,17 @@
 
 REACH_EXTERN_C_BEGIN
 
-/* The largest change of any joint in one iteration, rad (prismatic: times the chain length):
+/** The largest change of any joint in one iteration, rad (prismatic: times the chain length):
  * π/4, the bound Buss and Kim use for SDLS. */
 #define REACH_JACOBIAN_MAX_STEP REACH_R(0.78539816339744831)
-/* How many times a step that does not lower the error is halved before the attempt stalls. */
+/** How many times a step that does not lower the error is halved before the attempt stalls. */
 #define REACH_JACOBIAN_LINE_SEARCH 6
 
-/* Bytes of scratch memory reach_jacobian_solve and reach_jacobian_matrix need for this skeleton
+/** Bytes of scratch memory reach_jacobian_solve and reach_jacobian_matrix need for this skeleton
  * and this many targets; 0 when the skeleton pointer is NULL or a count is negative. */
 REACH_API size_t reach_jacobian_scratch_size(const reach_skeleton *skeleton, int target_count);
 
-/* Solves for the targets from the pose (see solver.h for the common contract). Validates
+/** Solves for the targets from the pose (see solver.h for the common contract). Validates
  * everything first: the skeleton, each target (bone in range and below the root bone, finite
  * position, non-zero orientation when used, weight > 0 and finite), the settings (max_iterations
  * >= 0, tolerances and damping >= 0 and finite, restarts >= 0, a known method, root_bone in
@@ -90,13 +91,13 @@ REACH_API reach_status reach_jacobian_solve(const reach_skeleton *skeleton, cons
                                             reach_transform *pose, void *scratch, size_t scratch_size,
                                             reach_solve_result *result);
 
-/* The shape of the Jacobian for these targets below root_bone (-1: the effectors' common root),
+/** The shape of the Jacobian for these targets below root_bone (-1: the effectors' common root),
  * as described at the top of this header. Scratch as for reach_jacobian_solve. */
 REACH_API reach_status reach_jacobian_dimensions(const reach_skeleton *skeleton, const reach_target *targets,
                                                  int target_count, int root_bone, int *rows, int *columns,
                                                  void *scratch, size_t scratch_size);
 
-/* The Jacobian itself at a pose, in rig units and unweighted: matrix (rows × columns, row-major,
+/** The Jacobian itself at a pose, in rig units and unweighted: matrix (rows × columns, row-major,
  * as reach_jacobian_dimensions reports) gets ∂(effector position)/∂θ (rig units per radian or per
  * rig unit) and ∂(effector rotation vector)/∂θ (radians per radian, or 0 for prismatic joints).
  * column_bones (optional, one per column) receives the bone each column moves. Scratch as for

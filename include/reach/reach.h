@@ -1,4 +1,5 @@
-/* reach — inverse kinematics in C.
+/** @file
+ * reach — inverse kinematics in C.
  *
  * The umbrella header: include this one. Layers, each using only those above it:
  *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms

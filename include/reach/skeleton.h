@@ -1,4 +1,5 @@
-/* reach — the skeleton model every solver shares.
+/** @file
+ * reach — the skeleton model every solver shares.
  *
  * A skeleton is a set of caller-owned arrays: each bone's parent index (parents listed before
  * children), its local rest transform (translation from the parent's joint, in the parent's
@@ -33,11 +34,11 @@ typedef enum reach_joint_type {
 
 typedef struct reach_joint {
     reach_joint_type type;
-    reach_vec3 axis;                 /* unit, bone's rest frame: hinge and prismatic axis, cone centre */
-    reach_real min, max;             /* hinge angle (rad) or prismatic offset (rig units), min <= max */
-    reach_real cone_angle;           /* cone swing half-angle (rad), in [0, pi] */
-    int has_twist;                   /* cone: limit the twist about axis */
-    reach_real twist_min, twist_max; /* cone twist range (rad), within [-pi, pi] */
+    reach_vec3 axis;                 /**< unit, bone's rest frame: hinge and prismatic axis, cone centre */
+    reach_real min, max;             /**< hinge angle (rad) or prismatic offset (rig units), min <= max */
+    reach_real cone_angle;           /**< cone swing half-angle (rad), in [0, pi] */
+    int has_twist;                   /**< cone: limit the twist about axis */
+    reach_real twist_min, twist_max; /**< cone twist range (rad), within [-pi, pi] */
 } reach_joint;
 
 REACH_API reach_joint reach_joint_ball(void);
@@ -48,43 +49,43 @@ REACH_API reach_joint reach_joint_cone_twist(reach_vec3 axis, reach_real cone_an
                                              reach_real twist_max);
 REACH_API reach_joint reach_joint_prismatic(reach_vec3 axis, reach_real min, reach_real max);
 
-/* Joints with a single scalar value (hinge and prismatic) count as one "joint value" each. */
+/** Joints with a single scalar value (hinge and prismatic) count as one "joint value" each. */
 static inline int reach_joint_has_value(reach_joint_type type) {
     return type == REACH_JOINT_HINGE || type == REACH_JOINT_PRISMATIC;
 }
 
 typedef struct reach_skeleton {
     int bone_count;
-    const int *parents;          /* parents[i] in [-1, i); -1 marks a root */
-    const reach_transform *rest; /* local rest transforms */
-    const reach_joint *joints;   /* NULL: every bone is a ball joint */
+    const int *parents;          /**< parents[i] in [-1, i); -1 marks a root */
+    const reach_transform *rest; /**< local rest transforms */
+    const reach_joint *joints;   /**< NULL: every bone is a ball joint */
 } reach_skeleton;
 
-/* Checks the arrays: parents in order and in range, finite rest transforms with non-zero
+/** Checks the arrays: parents in order and in range, finite rest transforms with non-zero
  * quaternions, unit joint axes (to 1e-3), ordered and in-range limits. On failure, *bad_bone
  * (if not NULL) receives the first offending bone's index. */
 REACH_API reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bone);
 
-/* The joint of bone i (a ball joint when the skeleton has no joint array). */
+/** The joint of bone i (a ball joint when the skeleton has no joint array). */
 REACH_API reach_joint reach_skeleton_joint(const reach_skeleton *skeleton, int bone);
 
-/* Copies the rest transforms into a pose. */
+/** Copies the rest transforms into a pose. */
 REACH_API void reach_pose_rest(const reach_skeleton *skeleton, reach_transform *local);
 
-/* local → world for every bone. A root bone's world transform is its local transform.
+/** local → world for every bone. A root bone's world transform is its local transform.
  * Does not validate the skeleton (call reach_skeleton_validate once when you build it). */
 REACH_API void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transform *local,
                                         reach_transform *world);
 
 /* ---- joint values ----------------------------------------------------------------------- */
 
-/* The number of hinge and prismatic joints: the length of a joint-value vector. */
+/** The number of hinge and prismatic joints: the length of a joint-value vector. */
 REACH_API int reach_skeleton_value_count(const reach_skeleton *skeleton);
 
-/* Reads the hinge angles and prismatic offsets of a pose, in bone order. */
+/** Reads the hinge angles and prismatic offsets of a pose, in bone order. */
 REACH_API void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform *local, reach_real *values);
 
-/* Sets the hinge and prismatic bones of a pose from values in bone order (other bones are left
+/** Sets the hinge and prismatic bones of a pose from values in bone order (other bones are left
  * as they are). Values outside a joint's limits are an error unless clamp is nonzero, in which
  * case they are clamped. Non-finite values are an error; the pose is untouched on error. */
 REACH_API reach_status reach_pose_set_values(const reach_skeleton *skeleton, const reach_real *values, int count,
@@ -92,13 +93,13 @@ REACH_API reach_status reach_pose_set_values(const reach_skeleton *skeleton, con
 
 /* ---- chains ----------------------------------------------------------------------------- */
 
-/* The bones from root_bone down to tip_bone, root first, written to bones[0 .. *count).
+/** The bones from root_bone down to tip_bone, root first, written to bones[0 .. *count).
  * REACH_ERROR_BAD_CHAIN when tip_bone does not descend from root_bone;
  * REACH_ERROR_BUFFER_TOO_SMALL (with *count set to the size needed) when capacity is short. */
 REACH_API reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int tip_bone, int *bones,
                                         int capacity, int *count);
 
-/* The way back from positions to rotations for a chain. positions[k] is the new world position
+/** The way back from positions to rotations for a chain. positions[k] is the new world position
  * of the joint of chain bone k (k = 0 is the chain's root, which does not move). Each bone but
  * the tip turns by the smallest swing that takes its old direction toward the next joint to the
  * new one, which keeps its twist; the tip keeps its world rotation. Bones are taken to keep

@@ -1,4 +1,5 @@
-/* reach — what the iterative solvers (FABRIK, CCD, the Jacobian family) share: targets,
+/** @file
+ * reach — what the iterative solvers (FABRIK, CCD, the Jacobian family) share: targets,
  * settings and the result.
  *
  * Every iterative solver has the same shape:
@@ -23,68 +24,68 @@
 REACH_EXTERN_C_BEGIN
 
 typedef enum reach_target_kind {
-    /* Pull the effector bone's joint to `position` (and its frame to `orientation`). */
+    /** Pull the effector bone's joint to `position` (and its frame to `orientation`). */
     REACH_TARGET_POSITION = 0,
-    /* Closed loop: the effector bone's joint and the joint of `meet_bone` must coincide, both
+    /** Closed loop: the effector bone's joint and the joint of `meet_bone` must coincide, both
      * chains moving (a hand on a held object, a four-bar linkage). */
     REACH_TARGET_MEET
 } reach_target_kind;
 
 typedef struct reach_target {
     reach_target_kind kind;
-    int bone;               /* the effector bone */
-    reach_vec3 position;    /* world; REACH_TARGET_POSITION */
-    reach_quat orientation; /* world rotation of the effector bone, when use_orientation */
+    int bone;               /**< the effector bone */
+    reach_vec3 position;    /**< world; REACH_TARGET_POSITION */
+    reach_quat orientation; /**< world rotation of the effector bone, when use_orientation */
     int use_orientation;
-    int meet_bone;     /* REACH_TARGET_MEET: the bone whose joint the effector must meet */
-    reach_real weight; /* relative importance when targets conflict; > 0. Default 1 */
+    int meet_bone;     /**< REACH_TARGET_MEET: the bone whose joint the effector must meet */
+    reach_real weight; /**< relative importance when targets conflict; > 0. Default 1 */
 } reach_target;
 
-/* A position target with weight 1 and no orientation. */
+/** A position target with weight 1 and no orientation. */
 REACH_API reach_target reach_target_position(int bone, reach_vec3 position);
 
-/* A closed-loop target: bone's joint and other_bone's joint must meet. Weight 1. */
+/** A closed-loop target: bone's joint and other_bone's joint must meet. Weight 1. */
 REACH_API reach_target reach_target_meet(int bone, int other_bone);
 
 typedef enum reach_jacobian_method {
     REACH_JACOBIAN_TRANSPOSE = 0,
     REACH_JACOBIAN_PSEUDOINVERSE,
-    REACH_JACOBIAN_DLS, /* damped least squares */
-    REACH_JACOBIAN_SDLS /* selectively damped least squares (Buss and Kim) */
+    REACH_JACOBIAN_DLS, /**< damped least squares */
+    REACH_JACOBIAN_SDLS /**< selectively damped least squares (Buss and Kim) */
 } reach_jacobian_method;
 
 typedef struct reach_solver_settings {
-    int max_iterations;         /* iteration cap; default 64 */
-    reach_real tolerance;       /* position distance that counts as reached, rig units;
+    int max_iterations;         /**< iteration cap; default 64 */
+    reach_real tolerance;       /**< position distance that counts as reached, rig units;
                                    0 means 1e-4 × the moving chain's length. Default 0 */
-    reach_real angle_tolerance; /* orientation error that counts as reached, rad; default 1e-4 */
-    /* The first bone the solver may move; every effector must descend from it. -1: the root
+    reach_real angle_tolerance; /**< orientation error that counts as reached, rad; default 1e-4 */
+    /** The first bone the solver may move; every effector must descend from it. -1: the root
      * of the effectors' common hierarchy. Default -1. */
     int root_bone;
 
-    /* FABRIK: when a target is out of reach, move the chain's root toward it (seed 003's
+    /** FABRIK: when a target is out of reach, move the chain's root toward it (seed 003's
      * option) instead of stretching the chain straight. Default 0. */
     int fabrik_move_root;
 
-    /* CCD: the largest rotation a joint may make in one step, rad; 0: no cap. Default 0. */
+    /** CCD: the largest rotation a joint may make in one step, rad; 0: no cap. Default 0. */
     reach_real ccd_max_step;
 
-    /* Jacobian family. */
-    reach_jacobian_method jacobian_method; /* default REACH_JACOBIAN_DLS (reaches most on robot arms) */
-    reach_real damping;                    /* DLS damping λ, rig units; 0: adaptive. Default 0 */
-    int null_space;                        /* pull redundant DOF toward the rest pose; default 1 */
-    int restarts;                          /* random restarts inside the limits when stalled; default 0 */
-    uint64_t seed;                         /* for restarts, so results stay deterministic */
+    /** Jacobian family. */
+    reach_jacobian_method jacobian_method; /**< default REACH_JACOBIAN_DLS (reaches most on robot arms) */
+    reach_real damping;                    /**< DLS damping λ, rig units; 0: adaptive. Default 0 */
+    int null_space;                        /**< pull redundant DOF toward the rest pose; default 1 */
+    int restarts;                          /**< random restarts inside the limits when stalled; default 0 */
+    uint64_t seed;                         /**< for restarts, so results stay deterministic */
 } reach_solver_settings;
 
 REACH_API reach_solver_settings reach_solver_default_settings(void);
 
 typedef struct reach_solve_result {
-    int iterations;            /* iterations run (all restarts counted) */
-    reach_real residual;       /* largest remaining distance over the position targets */
-    reach_real angle_residual; /* largest remaining angle over the orientation targets, rad */
-    int reached;               /* every target within its tolerance */
-    int limited;               /* joint limits were active at the solution */
+    int iterations;            /**< iterations run (all restarts counted) */
+    reach_real residual;       /**< largest remaining distance over the position targets */
+    reach_real angle_residual; /**< largest remaining angle over the orientation targets, rad */
+    int reached;               /**< every target within its tolerance */
+    int limited;               /**< joint limits were active at the solution */
 } reach_solve_result;
 
 REACH_EXTERN_C_END

@@ -1,4 +1,5 @@
-/* reach — small vector, quaternion and transform math.
+/** @file
+ * reach — small vector, quaternion and transform math.
  *
  * Conventions: right-handed coordinates; angles in radians; quaternions stored x, y, z, w with
  * the Hamilton product, rotating a vector as q v q*. reach_quat_mul(a, b) applies b first,
@@ -28,18 +29,18 @@ typedef struct reach_quat {
     reach_real x, y, z, w;
 } reach_quat;
 
-/* Rotation then translation: p' = rotation * p + translation. */
+/** Rotation then translation: p' = rotation * p + translation. */
 typedef struct reach_transform {
     reach_quat rotation;
     reach_vec3 translation;
 } reach_transform;
 
-/* A 3x3 matrix stored as three columns. */
+/** A 3x3 matrix stored as three columns. */
 typedef struct reach_mat3 {
     reach_vec3 col[3];
 } reach_mat3;
 
-/* A general affine map: p' = linear * p + translation. It may scale non-uniformly and mirror. */
+/** A general affine map: p' = linear * p + translation. It may scale non-uniformly and mirror. */
 typedef struct reach_affine {
     reach_mat3 linear;
     reach_vec3 translation;
@@ -88,9 +89,9 @@ static inline reach_vec2 reach_vec2_add(reach_vec2 a, reach_vec2 b) { return rea
 static inline reach_vec2 reach_vec2_sub(reach_vec2 a, reach_vec2 b) { return reach_vec2_make(a.x - b.x, a.y - b.y); }
 static inline reach_vec2 reach_vec2_scale(reach_vec2 a, reach_real s) { return reach_vec2_make(a.x * s, a.y * s); }
 static inline reach_real reach_vec2_dot(reach_vec2 a, reach_vec2 b) { return a.x * b.x + a.y * b.y; }
-/* The z component of the 3-D cross product: positive when b is counter-clockwise of a. */
+/** The z component of the 3-D cross product: positive when b is counter-clockwise of a. */
 static inline reach_real reach_vec2_cross(reach_vec2 a, reach_vec2 b) { return a.x * b.y - a.y * b.x; }
-/* a rotated a quarter turn counter-clockwise. */
+/** a rotated a quarter turn counter-clockwise. */
 static inline reach_vec2 reach_vec2_perp(reach_vec2 a) { return reach_vec2_make(-a.y, a.x); }
 static inline reach_real reach_vec2_length(reach_vec2 a) { return reach_sqrt(reach_vec2_dot(a, a)); }
 static inline reach_real reach_vec2_distance(reach_vec2 a, reach_vec2 b) {
@@ -101,7 +102,7 @@ static inline reach_vec2 reach_vec2_lerp(reach_vec2 a, reach_vec2 b, reach_real 
 }
 static inline int reach_vec2_is_finite(reach_vec2 a) { return reach_is_finite(a.x) && reach_is_finite(a.y); }
 
-/* Length without overflow or underflow for any finite vector: scale by the largest component
+/** Length without overflow or underflow for any finite vector: scale by the largest component
  * first, so that squaring cannot leave the range of reach_real. */
 static inline reach_real reach_vec2_length_robust(reach_vec2 a) {
     reach_real m = reach_max(reach_fabs(a.x), reach_fabs(a.y));
@@ -109,11 +110,11 @@ static inline reach_real reach_vec2_length_robust(reach_vec2 a) {
     return m * reach_vec2_length(reach_vec2_make(a.x / m, a.y / m));
 }
 
-/* Unit vector along a; the fallback where a has no direction (zero, or not finite). */
+/** Unit vector along a; the fallback where a has no direction (zero, or not finite). */
 static inline reach_vec2 reach_vec2_normalize_safe(reach_vec2 a, reach_vec2 fallback) {
     reach_real m = reach_max(reach_fabs(a.x), reach_fabs(a.y));
     if (!(m > 0) || !reach_is_finite(m)) return fallback;
-    a = reach_vec2_make(a.x / m, a.y / m); /* divide: 1/m overflows for subnormal m */
+    a = reach_vec2_make(a.x / m, a.y / m); /**< divide: 1/m overflows for subnormal m */
     return reach_vec2_scale(a, 1 / reach_vec2_length(a));
 }
 
@@ -134,7 +135,7 @@ static inline reach_vec3 reach_vec3_scale(reach_vec3 a, reach_real s) {
     return reach_vec3_make(a.x * s, a.y * s, a.z * s);
 }
 static inline reach_vec3 reach_vec3_neg(reach_vec3 a) { return reach_vec3_make(-a.x, -a.y, -a.z); }
-/* a + b * s */
+/** a + b * s */
 static inline reach_vec3 reach_vec3_mad(reach_vec3 a, reach_vec3 b, reach_real s) {
     return reach_vec3_make(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s);
 }
@@ -157,27 +158,27 @@ static inline reach_real reach_vec3_max_abs(reach_vec3 a) {
     return reach_max(reach_fabs(a.x), reach_max(reach_fabs(a.y), reach_fabs(a.z)));
 }
 
-/* Length without overflow or underflow for any finite vector (see reach_vec2_length_robust). */
+/** Length without overflow or underflow for any finite vector (see reach_vec2_length_robust). */
 static inline reach_real reach_vec3_length_robust(reach_vec3 a) {
     reach_real m = reach_vec3_max_abs(a);
     if (!(m > 0)) return 0;
     return m * reach_vec3_length(reach_vec3_make(a.x / m, a.y / m, a.z / m));
 }
 
-/* Unit vector along a; the fallback where a has no direction (zero, or not finite). */
+/** Unit vector along a; the fallback where a has no direction (zero, or not finite). */
 static inline reach_vec3 reach_vec3_normalize_safe(reach_vec3 a, reach_vec3 fallback) {
     reach_real m = reach_vec3_max_abs(a);
     if (!(m > 0) || !reach_is_finite(m)) return fallback;
-    a = reach_vec3_make(a.x / m, a.y / m, a.z / m); /* divide: 1/m overflows for subnormal m */
+    a = reach_vec3_make(a.x / m, a.y / m, a.z / m); /**< divide: 1/m overflows for subnormal m */
     return reach_vec3_scale(a, 1 / reach_vec3_length(a));
 }
 
-/* The part of v perpendicular to the unit vector n. */
+/** The part of v perpendicular to the unit vector n. */
 static inline reach_vec3 reach_vec3_reject(reach_vec3 v, reach_vec3 n) {
     return reach_vec3_mad(v, n, -reach_vec3_dot(v, n));
 }
 
-/* A unit vector perpendicular to the unit vector n: the coordinate axis along which n is
+/** A unit vector perpendicular to the unit vector n: the coordinate axis along which n is
  * smallest, with its n part removed. Never short, continuous in n away from the seams where
  * that axis changes, and for n in the xy-plane it is +z, so half-turns of planar vectors
  * stay in the plane. */
@@ -206,14 +207,14 @@ static inline reach_real reach_quat_dot(reach_quat a, reach_quat b) {
 static inline reach_quat reach_quat_conjugate(reach_quat q) { return reach_quat_make(-q.x, -q.y, -q.z, q.w); }
 static inline reach_quat reach_quat_neg(reach_quat q) { return reach_quat_make(-q.x, -q.y, -q.z, -q.w); }
 
-/* Hamilton product: the rotation b followed by the rotation a. */
+/** Hamilton product: the rotation b followed by the rotation a. */
 static inline reach_quat reach_quat_mul(reach_quat a, reach_quat b) {
     return reach_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
                            a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
 }
 
-/* Unit quaternion along q; identity where q has zero length or is not finite. */
+/** Unit quaternion along q; identity where q has zero length or is not finite. */
 static inline reach_quat reach_quat_normalize_safe(reach_quat q) {
     reach_real m = reach_max(reach_max(reach_fabs(q.x), reach_fabs(q.y)), reach_max(reach_fabs(q.z), reach_fabs(q.w)));
     if (!(m > 0) || !reach_is_finite(m)) return reach_quat_identity();
@@ -222,20 +223,20 @@ static inline reach_quat reach_quat_normalize_safe(reach_quat q) {
     return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 
-/* Rotate v by the unit quaternion q: v + 2w (u x v) + 2 u x (u x v), with u = q.xyz. */
+/** Rotate v by the unit quaternion q: v + 2w (u x v) + 2 u x (u x v), with u = q.xyz. */
 static inline reach_vec3 reach_quat_rotate(reach_quat q, reach_vec3 v) {
     reach_vec3 u = reach_vec3_make(q.x, q.y, q.z);
     reach_vec3 t = reach_vec3_scale(reach_vec3_cross(u, v), 2);
     return reach_vec3_add(reach_vec3_mad(v, t, q.w), reach_vec3_cross(u, t));
 }
 
-/* Rotation by angle (radians, right-handed) about a unit axis. */
+/** Rotation by angle (radians, right-handed) about a unit axis. */
 static inline reach_quat reach_quat_from_axis_angle(reach_vec3 axis, reach_real angle) {
     reach_real s = reach_sin(angle * REACH_R(0.5));
     return reach_quat_make(axis.x * s, axis.y * s, axis.z * s, reach_cos(angle * REACH_R(0.5)));
 }
 
-/* The smallest rotation taking the unit vector from to the unit vector to: the quaternion
+/** The smallest rotation taking the unit vector from to the unit vector to: the quaternion
  * (from x to, 1 + from.to), normalised. No acos, so it is exact near 0 degrees; and 1 + from.to
  * is taken as |from + to|^2 / 2, which does not cancel near 180 degrees. At exactly 180 degrees
  * the axis is undefined: we turn half a turn about reach_vec3_any_perpendicular(from), which is
@@ -248,30 +249,30 @@ static inline reach_quat reach_quat_shortest_arc(reach_vec3 from, reach_vec3 to)
         return reach_quat_make(axis.x, axis.y, axis.z, 0);
     }
     reach_vec3 c = reach_vec3_cross(from, to);
-    /* w > eps^2 keeps |q|^2 > eps^4, far above the smallest normal number: plain 1/sqrt. */
+    /** w > eps^2 keeps |q|^2 > eps^4, far above the smallest normal number: plain 1/sqrt. */
     reach_real inv = 1 / reach_sqrt(reach_vec3_dot(c, c) + w * w);
     return reach_quat_make(c.x * inv, c.y * inv, c.z * inv, w * inv);
 }
 
-/* Rotation angle of a unit quaternion, in [0, pi]. atan2 keeps it accurate near 0 and pi. */
+/** Rotation angle of a unit quaternion, in [0, pi]. atan2 keeps it accurate near 0 and pi. */
 static inline reach_real reach_quat_angle(reach_quat q) {
     reach_real s = reach_sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
     return 2 * reach_atan2(s, reach_fabs(q.w));
 }
 
-/* Angle between two unit quaternions' rotations, in [0, pi]. */
+/** Angle between two unit quaternions' rotations, in [0, pi]. */
 static inline reach_real reach_quat_angle_between(reach_quat a, reach_quat b) {
     return reach_quat_angle(reach_quat_mul(reach_quat_conjugate(a), b));
 }
 
-/* Normalised linear interpolation along the shorter path. */
+/** Normalised linear interpolation along the shorter path. */
 static inline reach_quat reach_quat_nlerp(reach_quat a, reach_quat b, reach_real t) {
     if (reach_quat_dot(a, b) < 0) b = reach_quat_neg(b);
     return reach_quat_normalize_safe(
         reach_quat_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t));
 }
 
-/* Spherical interpolation along the shorter path; falls back to nlerp where the two are close. */
+/** Spherical interpolation along the shorter path; falls back to nlerp where the two are close. */
 static inline reach_quat reach_quat_slerp(reach_quat a, reach_quat b, reach_real t) {
     reach_real d = reach_quat_dot(a, b);
     if (d < 0) {
@@ -285,7 +286,7 @@ static inline reach_quat reach_quat_slerp(reach_quat a, reach_quat b, reach_real
     return reach_quat_make(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb);
 }
 
-/* Swing-twist decomposition about the unit axis: q = swing * twist, where twist rotates about
+/** Swing-twist decomposition about the unit axis: q = swing * twist, where twist rotates about
  * the axis and swing about an axis perpendicular to it. Returns the twist angle in (-pi, pi]. */
 static inline reach_real reach_quat_twist_angle(reach_quat q, reach_vec3 axis) {
     reach_real p = q.x * axis.x + q.y * axis.y + q.z * axis.z;
@@ -318,7 +319,7 @@ static inline reach_mat3 reach_mat3_mul(reach_mat3 a, reach_mat3 b) {
 static inline reach_real reach_mat3_determinant(reach_mat3 m) {
     return reach_vec3_dot(m.col[0], reach_vec3_cross(m.col[1], m.col[2]));
 }
-/* Inverse by the adjugate; returns 0 (and leaves *out alone) when m is singular. */
+/** Inverse by the adjugate; returns 0 (and leaves *out alone) when m is singular. */
 static inline int reach_mat3_inverse(reach_mat3 m, reach_mat3 *out) {
     reach_vec3 r0 = reach_vec3_cross(m.col[1], m.col[2]);
     reach_vec3 r1 = reach_vec3_cross(m.col[2], m.col[0]);
@@ -326,21 +327,21 @@ static inline int reach_mat3_inverse(reach_mat3 m, reach_mat3 *out) {
     reach_real det = reach_vec3_dot(m.col[0], r0);
     if (!(reach_fabs(det) > 0) || !reach_is_finite(det)) return 0;
     reach_real inv = 1 / det;
-    /* rows of the inverse are r0, r1, r2 scaled; store as columns of the transpose */
+    /** rows of the inverse are r0, r1, r2 scaled; store as columns of the transpose */
     out->col[0] = reach_vec3_make(r0.x * inv, r1.x * inv, r2.x * inv);
     out->col[1] = reach_vec3_make(r0.y * inv, r1.y * inv, r2.y * inv);
     out->col[2] = reach_vec3_make(r0.z * inv, r1.z * inv, r2.z * inv);
     return 1;
 }
 
-/* The rotation closest to a matrix with orthogonal columns (scaled and possibly mirrored):
+/** The rotation closest to a matrix with orthogonal columns (scaled and possibly mirrored):
  * normalise the columns and, when mirrored, flip one so the result is a proper rotation.
  * Robust for any invertible input: the columns are re-orthogonalised first. */
 static inline reach_quat reach_quat_from_mat3(reach_mat3 m) {
     reach_vec3 x = reach_vec3_normalize_safe(m.col[0], reach_vec3_make(1, 0, 0));
     reach_vec3 y = reach_vec3_normalize_safe(reach_vec3_reject(m.col[1], x), reach_vec3_any_perpendicular(x));
     reach_vec3 z = reach_vec3_cross(x, y);
-    /* Shepperd's method: pick the largest diagonal term to divide by. */
+    /** Shepperd's method: pick the largest diagonal term to divide by. */
     reach_real t = x.x + y.y + z.z;
     reach_quat q;
     if (t > 0) {
@@ -376,7 +377,7 @@ static inline reach_transform reach_transform_make(reach_quat rotation, reach_ve
 static inline reach_vec3 reach_transform_point(reach_transform t, reach_vec3 p) {
     return reach_vec3_add(reach_quat_rotate(t.rotation, p), t.translation);
 }
-/* parent * child: the child's frame expressed in the parent's parent. */
+/** parent * child: the child's frame expressed in the parent's parent. */
 static inline reach_transform reach_transform_mul(reach_transform parent, reach_transform child) {
     return reach_transform_make(reach_quat_mul(parent.rotation, child.rotation),
                                 reach_transform_point(parent, child.translation));
@@ -407,7 +408,7 @@ static inline reach_affine reach_affine_mul(reach_affine parent, reach_affine ch
     a.translation = reach_affine_point(parent, child.translation);
     return a;
 }
-/* Returns 0 (and leaves *out alone) when the linear part is singular. */
+/** Returns 0 (and leaves *out alone) when the linear part is singular. */
 static inline int reach_affine_inverse(reach_affine a, reach_affine *out) {
     reach_mat3 inv;
     if (!reach_mat3_inverse(a.linear, &inv)) return 0;
