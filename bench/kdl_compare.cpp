@@ -261,7 +261,7 @@ void record(bench_run *run, robot_comparison &c) {
 
 extern "C" void bench_suite_kdl(bench_run *run) {
     int rounds = bench_rounds(run), count = bench_is_quick(run) ? BENCH_ROBOT_QUICK_POSES : BENCH_ROBOT_POSES;
-    static bench_robot robots[BENCH_ROBOT_COUNT]; // they point into themselves: built in place
+    bench_robot robots[BENCH_ROBOT_COUNT]; // they point into themselves: built in place, never copied
     bench_robot_poses poses[BENCH_ROBOT_COUNT];
     std::vector<robot_comparison> comparisons(BENCH_ROBOT_COUNT);
     checks totals;
