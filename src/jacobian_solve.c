@@ -91,8 +91,10 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
         if (better(&ws.current, &ws.best)) reach__jac_state_copy(&p, &ws.current, &ws.best);
     }
 
-    /* Never hand back a non-finite pose (the steps are bounded, so this is only a guard). */
-    if (!pose_is_finite(ws.best.local, skeleton->bone_count)) return REACH_ERROR_OUT_OF_RANGE;
+    /* Never hand back a non-finite pose (the steps are bounded, so this is only a guard), nor a
+     * residual that overflowed: targets that far apart are out of range. */
+    if (!pose_is_finite(ws.best.local, skeleton->bone_count) || !reach_is_finite(ws.best.residual))
+        return REACH_ERROR_OUT_OF_RANGE;
     for (int i = 0; i < skeleton->bone_count; ++i)
         pose[i] = ws.best.local[i];
     if (result) {

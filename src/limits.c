@@ -165,13 +165,13 @@ reach_real reach_joint_limit_error(const reach_joint *joint, const reach_transfo
     case REACH_JOINT_PRISMATIC: {
         reach_real offset = prismatic_offset(joint, rest, local->translation);
         reach_vec3 on_axis = prismatic_translation(joint, rest, offset);
-        reach_real off_axis = reach_vec3_length(reach_vec3_sub(local->translation, on_axis));
+        reach_real off_axis = reach_vec3_length_robust(reach_vec3_sub(local->translation, on_axis));
         reach_real outside = reach_max(joint->min - offset, offset - joint->max);
         return reach_max(reach_max(reach_quat_angle(delta), off_axis), reach_max(outside, 0));
     }
     case REACH_JOINT_FIXED:
         return reach_max(reach_quat_angle(delta),
-                         reach_vec3_length(reach_vec3_sub(local->translation, rest->translation)));
+                         reach_vec3_length_robust(reach_vec3_sub(local->translation, rest->translation)));
     }
     return 0;
 }
