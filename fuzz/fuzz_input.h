@@ -51,6 +51,14 @@ static inline reach_quat fuzz_quat(fuzz_input *in) {
     return reach_quat_make(x, y, z, w);
 }
 
+/* A rotation, then a translation: read in that order (the order in which a function's arguments
+ * are evaluated is unspecified, so every read is its own statement). */
+static inline reach_transform fuzz_transform(fuzz_input *in) {
+    reach_quat q = fuzz_quat(in);
+    reach_vec3 t = fuzz_vec3(in);
+    return reach_transform_make(q, t);
+}
+
 /* Stops the run with a message the fuzzer shows with the crashing input. */
 #define FUZZ_REQUIRE(condition)                                                                                        \
     do {                                                                                                               \

@@ -6,23 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fuzz_input.h"
+#include "fuzz_rig.h"
 
 #define MAX_BONES 16
-
-static reach_joint fuzz_joint(fuzz_input *in) {
-    reach_joint j = reach_joint_ball();
-    uint8_t kind = fuzz_byte(in);
-    j.type = (reach_joint_type)(kind % 6); /* one past the last type: must be rejected */
-    j.axis = fuzz_vec3(in);
-    j.min = fuzz_real(in);
-    j.max = fuzz_real(in);
-    j.cone_angle = fuzz_real(in);
-    j.has_twist = kind >> 7;
-    j.twist_min = fuzz_real(in);
-    j.twist_max = fuzz_real(in);
-    return j;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,8 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int count = fuzz_byte(&in) % (MAX_BONES + 1);
     for (int i = 0; i < count; ++i) {
         parents[i] = (int)fuzz_byte(&in) % (MAX_BONES + 2) - 2;
-        rest[i] = reach_transform_make(fuzz_quat(&in), fuzz_vec3(&in));
-        joints[i] = fuzz_joint(&in);
+        rest[i] = fuzz_transform(&in);
+        joints[i] = fuzz_raw_joint(&in);
     }
     reach_skeleton skeleton = {count, parents, rest, (fuzz_byte(&in) & 1) ? joints : NULL};
     int bad = -1;

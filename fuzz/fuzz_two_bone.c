@@ -91,9 +91,9 @@ static void check_rig(fuzz_input *in) {
     rig.parent_world.linear.col[1] = fuzz_vec3(in);
     rig.parent_world.linear.col[2] = fuzz_vec3(in);
     rig.parent_world.translation = fuzz_vec3(in);
-    rig.root_local = reach_transform_make(fuzz_quat(in), fuzz_vec3(in));
-    rig.mid_local = reach_transform_make(fuzz_quat(in), fuzz_vec3(in));
-    rig.end_local = reach_transform_make(fuzz_quat(in), fuzz_vec3(in));
+    rig.root_local = fuzz_transform(in);
+    rig.mid_local = fuzz_transform(in);
+    rig.end_local = fuzz_transform(in);
     rig.target = fuzz_vec3(in);
     rig.pole = fuzz_vec3(in);
     rig.use_pole = fuzz_byte(in) & 1;
