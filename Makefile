@@ -91,4 +91,4 @@ demo: deps-build+cli+demo
 
 bench: deps-build+bench
 	$(call build,build/bench,-DREACH_BUILD_BENCH=ON -DREACH_BUILD_TESTS=OFF -DREACH_BUILD_CLI=OFF)
-	build/bench/bench/reach-bench --json bench/results.json
+	build/bench/bench/reach-bench --json bench/results.json --svg bench/growth.svg

@@ -44,9 +44,16 @@ typedef struct core_input {
 
 /* The mid joint's foot along the base and its height above it, for a triangle with sides
  * l1, l2 and base d already clamped to [|l1 − l2|, l1 + l2]. The products are arranged so
- * that no difference of squares cancels badly. */
+ * that no difference of squares cancels badly. On the clamp's ends the limb is straight or
+ * folded, exactly: the foot is ±l1 and the height 0 (the formula would leave a rounding of
+ * l1·sqrt(eps) there, off the line). */
 static void triangle(reach_real l1, reach_real l2, reach_real d, reach_real *a, reach_real *h) {
-    reach_real foot = d > 0 ? (d * d + (l1 - l2) * (l1 + l2)) / (2 * d) : 0;
+    if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
+        *a = (d >= l1 + l2 || l1 >= l2) ? l1 : -l1;
+        *h = 0;
+        return;
+    }
+    reach_real foot = (d * d + (l1 - l2) * (l1 + l2)) / (2 * d);
     foot = reach_clamp(foot, -l1, l1);
     *a = foot;
     *h = reach_sqrt(reach_max((l1 - foot) * (l1 + foot), 0));

@@ -110,10 +110,15 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         nz *= inv_n;
 
         /* The triangle: foot a along the target line, height h off it (see two_bone.h). */
-        KV dc = K_MIN(K_MAX(d, K_ABS(l1 - l2)), chain);
+        KV fold = K_ABS(l1 - l2);
+        KV dc = K_MIN(K_MAX(d, fold), chain);
         KV a = (dc * dc + (l1 - l2) * (l1 + l2)) / (dc + dc);
         a = K_MIN(K_MAX(a, -l1), l1);
         KV h = KERNEL_SQRT(K_MAX((l1 - a) * (l1 + a), zero));
+        /* Straight or folded exactly at the clamp's ends, as the scalar solver is. */
+        KM stretched = d >= chain, folded = d <= fold;
+        a = K_SEL(stretched | (folded & (l1 >= l2)), l1, K_SEL(folded, -l1, a));
+        h = K_SEL(stretched | folded, zero, h);
 
         KM keep = ~ok; /* lanes the scalar solver will do: leave their outputs alone for now */
         K_STORE(b->out_mid.x + i, rx + dx * a + nx * h, keep);

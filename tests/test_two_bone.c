@@ -96,6 +96,25 @@ static void random_limbs_keep_lengths_reach_and_bend_toward_the_pole(void **stat
     assert_true(reached >= reachable - reachable / 10000);
 }
 
+/* Out of reach, the limb is exactly straight toward the target, or exactly folded toward it:
+ * the mid joint on the root→target line, not a rounding's height off it. */
+static void unreachable_targets_leave_the_mid_joint_on_the_line(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(17);
+    int checked = 0;
+    for (int n = 0; n < TEST_CASES; ++n) {
+        limb c = random_limb(&rng, 1);
+        reach_real d = distance(c.in.target, c.in.root);
+        if (d <= c.l1 + c.l2 && d >= reach_fabs(c.l1 - c.l2)) continue;
+        reach_two_bone_output out = solve_ok(&c.in, NULL);
+        reach_vec3 u = reach_vec3_normalize_safe(reach_vec3_sub(c.in.target, c.in.root), reach_vec3_zero());
+        reach_real off = reach_vec3_length(reach_vec3_reject(reach_vec3_sub(out.mid, c.in.root), u));
+        ASSERT_NEAR(off, 0, 16 * REACH_REAL_EPSILON * (c.l1 + c.l2), "mid joint on the target line");
+        ++checked;
+    }
+    assert_true(checked > TEST_CASES / 3);
+}
+
 static void properties_hold_at_tiny_and_huge_scales(void **state) {
     (void)state;
 #ifdef REACH_DOUBLE
@@ -495,6 +514,7 @@ static void bad_options_and_arguments_are_errors(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_limbs_keep_lengths_reach_and_bend_toward_the_pole),
+        cmocka_unit_test(unreachable_targets_leave_the_mid_joint_on_the_line),
         cmocka_unit_test(properties_hold_at_tiny_and_huge_scales),
         cmocka_unit_test(agrees_with_the_law_of_cosines),
         cmocka_unit_test(planar_3d_and_2d_agree_and_give_both_solutions),
