@@ -6,10 +6,10 @@
 int main(void) {
     reach_two_bone_input leg = {0};
     leg.root = reach_vec3_make(0, 1, 0);    /* hip */
-    leg.mid = reach_vec3_make(0, 0.55f, 0); /* knee */
-    leg.end = reach_vec3_make(0, 0.1f, 0);  /* ankle */
-    leg.target = reach_vec3_make(0.2f, 0.3f, 0.3f);
-    leg.pole = reach_vec3_make(0, 0.5f, 2); /* the knee points forward, toward +z */
+    leg.mid = reach_vec3_make(0, REACH_R(0.55), 0); /* knee */
+    leg.end = reach_vec3_make(0, REACH_R(0.1), 0);  /* ankle */
+    leg.target = reach_vec3_make(REACH_R(0.2), REACH_R(0.3), REACH_R(0.3));
+    leg.pole = reach_vec3_make(0, REACH_R(0.5), 2); /* the knee points forward, toward +z */
     leg.use_pole = 1;
 
     reach_two_bone_options options = reach_two_bone_default_options();

@@ -2,7 +2,7 @@
 #ifndef REACH_INTERNAL_H
 #define REACH_INTERNAL_H
 
-#include <assert.h>
+#include <stdlib.h>
 
 #include "reach/status.h"
 
@@ -11,14 +11,15 @@
  * REACH_ASSERT, which an engine may define to route it to its own handler. */
 #ifdef REACH_ENABLE_ASSERT
 #ifndef REACH_ASSERT
-#define REACH_ASSERT(condition) assert(condition)
+/* Not assert(): release builds define NDEBUG, and the option must work there too. */
+#define REACH_ASSERT(condition) ((condition) ? (void)0 : abort())
 #endif
 #else
 #undef REACH_ASSERT
 #define REACH_ASSERT(condition) ((void)0)
 #endif
 
-/* For required pointers and counts: assert in debug, report in release. */
+/* For required pointers and counts: report, and stop first under REACH_ENABLE_ASSERT. */
 #define REACH_CHECK_ARG(condition)                                                                                     \
     do {                                                                                                               \
         if (!(condition)) {                                                                                            \

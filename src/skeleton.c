@@ -93,8 +93,8 @@ reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bo
             st = REACH_ERROR_BAD_PARENT;
         else if (!reach_quat_is_finite(rest.rotation) || !reach_vec3_is_finite(rest.translation))
             st = REACH_ERROR_NOT_FINITE;
-        else if (!(reach_quat_dot(rest.rotation, rest.rotation) > 0))
-            st = REACH_ERROR_BAD_QUATERNION;
+        else if (!(reach_fabs(reach_quat_dot(rest.rotation, rest.rotation) - 1) <= 2 * AXIS_UNIT_SLACK))
+            st = REACH_ERROR_BAD_QUATERNION; /* forward kinematics uses rotations as given: unit */
         else if (skeleton->joints)
             st = check_joint(&skeleton->joints[i]);
         if (st != REACH_OK) {
@@ -121,6 +121,10 @@ void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transf
 
 /* ---- joint values ----------------------------------------------------------------------- */
 
+/* Axes pass validation within a little of unit length (they may be typed by hand): use them
+ * made unit, so a value means the same angle or distance whatever the slack. */
+static reach_vec3 unit_axis_of(const reach_joint *joint) { return reach_vec3_normalize_safe(joint->axis, joint->axis); }
+
 /* A rotation's angle is only known up to whole turns; report it in the joint's range where a
  * turn puts it there (a range such as [0, 3.75] reaches past pi). */
 static reach_real hinge_angle_in_range(reach_real angle, const reach_joint *joint) {
@@ -145,10 +149,10 @@ void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform
         reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(skeleton->rest[i].rotation));
         if (j->type == REACH_JOINT_HINGE) {
             reach_quat delta = reach_quat_mul(rest_inverse, reach_quat_normalize_safe(local[i].rotation));
-            values[n++] = hinge_angle_in_range(reach_quat_twist_angle(delta, j->axis), j);
+            values[n++] = hinge_angle_in_range(reach_quat_twist_angle(delta, unit_axis_of(j)), j);
         } else if (j->type == REACH_JOINT_PRISMATIC) {
             reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
-            values[n++] = reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), j->axis);
+            values[n++] = reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), unit_axis_of(j));
         }
     }
 }
@@ -173,11 +177,12 @@ reach_status reach_pose_set_values(const reach_skeleton *skeleton, const reach_r
         reach_real v = reach_clamp(values[n++], j->min, j->max);
         reach_transform rest = skeleton->rest[i];
         if (j->type == REACH_JOINT_HINGE) {
-            local[i].rotation = reach_quat_mul(rest.rotation, reach_quat_from_axis_angle(j->axis, v));
+            local[i].rotation = reach_quat_mul(rest.rotation, reach_quat_from_axis_angle(unit_axis_of(j), v));
             local[i].translation = rest.translation;
         } else {
             local[i].rotation = rest.rotation;
-            local[i].translation = reach_vec3_mad(rest.translation, reach_quat_rotate(rest.rotation, j->axis), v);
+            local[i].translation =
+                reach_vec3_mad(rest.translation, reach_quat_rotate(rest.rotation, unit_axis_of(j)), v);
         }
     }
     return REACH_OK;

@@ -42,21 +42,23 @@ typedef struct core_input {
  * reliable about the bend plane, and the next fallback is used. */
 #define BEND_PLANE_EPSILON (16 * REACH_REAL_EPSILON)
 
-/* The mid joint's foot along the base and its height above it, for a triangle with sides
- * l1, l2 and base d already clamped to [|l1 − l2|, l1 + l2]. The products are arranged so
- * that no difference of squares cancels badly. On the clamp's ends the limb is straight or
- * folded, exactly: the foot is ±l1 and the height 0 (the formula would leave a rounding of
- * l1·sqrt(eps) there, off the line). */
+/* The mid joint's foot along the base (from the root) and its height above it, for a triangle
+ * with sides l1, l2 and base d already clamped to [|l1 − l2|, l1 + l2]. The foot is measured
+ * from the end of the shorter bone: its error, eps·(d² + l²)/d, is then small next to that
+ * bone's length, and both bones keep their lengths to full precision. On the clamp's ends the
+ * limb is straight or folded, exactly: the foot is ±l1 and the height 0 (the formula would
+ * leave a rounding of l1·sqrt(eps) there, off the line). */
 static void triangle(reach_real l1, reach_real l2, reach_real d, reach_real *a, reach_real *h) {
     if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
         *a = (d >= l1 + l2 || l1 >= l2) ? l1 : -l1;
         *h = 0;
         return;
     }
-    reach_real foot = (d * d + (l1 - l2) * (l1 + l2)) / (2 * d);
-    foot = reach_clamp(foot, -l1, l1);
-    *a = foot;
-    *h = reach_sqrt(reach_max((l1 - foot) * (l1 + foot), 0));
+    reach_real near = reach_min(l1, l2), far = reach_max(l1, l2);
+    reach_real foot = (d * d + (near - far) * (near + far)) / (2 * d);
+    foot = reach_clamp(foot, -near, near);
+    *a = l1 <= l2 ? foot : d - foot;
+    *h = reach_sqrt(reach_max((near - foot) * (near + foot), 0));
 }
 
 /* Squared lengths, in the limb's own units, that plain arithmetic handles: far from overflow
@@ -89,8 +91,7 @@ static int side_of(reach_vec3 c, reach_real c_sq, reach_vec3 u, reach_vec3 *side
  * to the root, in the limb's units). The pole comes first. Where it says nothing (on the
  * line, or none given), the limb keeps its current bend: the side its knee sticks out to from
  * its own root→end line, which does not change as the target moves, so there is no flip.
- * Where the limb is straight, the side of the mid joint off the target line; then a fixed
- * perpendicular of u (continuous in u). */
+ * Where the limb is straight, a fixed perpendicular of the limb; failing all, one of u. */
 static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 upper, reach_vec3 lower,
                                  reach_vec3 to_pole_scaled, reach_vec3 to_pole) {
     reach_vec3 side;
@@ -109,7 +110,12 @@ static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 
         reach_vec3 knee = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
         if (side_of(knee, upper_sq, u, &side)) return side;
     }
-    if (side_of(upper, upper_sq, u, &side)) return side;
+    /* A straight limb has no knee side: take a perpendicular of the limb itself, which the
+     * target's motion does not change, so the knee does not flip as the target crosses the
+     * limb's line. */
+    if (safe_square(upper_sq) &&
+        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / reach_sqrt(upper_sq))), 1, u, &side))
+        return side;
     return reach_vec3_any_perpendicular(u);
 }
 

@@ -1,5 +1,6 @@
 /* Batch two-bone IK: structure-of-arrays in, SIMD kernels chosen at run time, the scalar
  * solver for every lane that needs care (see batch.h). */
+#include <float.h>
 #include <string.h>
 
 #include "internal.h"
@@ -23,10 +24,12 @@
 typedef long long batch_lane_int;
 #define BATCH_MIN_SQUARE 0x1p-900
 #define BATCH_MAX_SQUARE 0x1p+900
+#define BATCH_LARGEST    DBL_MAX
 #else
 typedef int batch_lane_int;
 #define BATCH_MIN_SQUARE 0x1p-100f
 #define BATCH_MAX_SQUARE 0x1p+100f
+#define BATCH_LARGEST    FLT_MAX
 #endif
 /* A bend side shorter than this fraction of its vector is left to the scalar solver, which
  * knows the fallbacks (pole on the target line, knee straight). */
@@ -61,8 +64,10 @@ static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bon
         if (*first_error == REACH_OK) *first_error = st;
         out.mid = in.mid;
         out.end = in.end;
+        /* The current end's distance, or "as far as can be" where that is not a number: a
+         * caller reading only residuals must not take a rejected limb for a perfect one. */
         out.residual = reach_vec3_length_robust(reach_vec3_sub(in.target, in.end));
-        if (!reach_is_finite(out.residual)) out.residual = 0;
+        if (!reach_is_finite(out.residual)) out.residual = BATCH_LARGEST;
         out.reached = 0;
     }
     store3(b->out_mid, i, out.mid);

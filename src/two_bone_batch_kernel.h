@@ -112,9 +112,13 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         /* The triangle: foot a along the target line, height h off it (see two_bone.h). */
         KV fold = K_ABS(l1 - l2);
         KV dc = K_MIN(K_MAX(d, fold), chain);
-        KV a = (dc * dc + (l1 - l2) * (l1 + l2)) / (dc + dc);
-        a = K_MIN(K_MAX(a, -l1), l1);
-        KV h = KERNEL_SQRT(K_MAX((l1 - a) * (l1 + a), zero));
+        /* The foot from the shorter bone's end, as the scalar solver measures it. */
+        KM upper_shorter = l1 <= l2;
+        KV near = K_MIN(l1, l2), far = K_MAX(l1, l2);
+        KV foot = (dc * dc + (near - far) * (near + far)) / (dc + dc);
+        foot = K_MIN(K_MAX(foot, -near), near);
+        KV h = KERNEL_SQRT(K_MAX((near - foot) * (near + foot), zero));
+        KV a = K_SEL(upper_shorter, foot, dc - foot);
         /* Straight or folded exactly at the clamp's ends, as the scalar solver is. */
         KM stretched = d >= chain, folded = d <= fold;
         a = K_SEL(stretched | (folded & (l1 >= l2)), l1, K_SEL(folded, -l1, a));

@@ -59,6 +59,20 @@ static void shortest_arc_is_exact_near_zero_and_defined_at_half_turn(void **stat
     ASSERT_NEAR(reach_fabs(q.z), 1, ROT_TOL, "planar half turn is about z");
 }
 
+/* Nearly opposite vectors: the rotation still takes one onto the other to full precision. */
+static void shortest_arc_is_accurate_near_a_half_turn(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(5);
+    for (int n = 0; n < TEST_CASES / 10; ++n) {
+        reach_vec3 a = test_unit_vec3(&rng);
+        reach_real offset = (reach_real)test_uniform_double(&rng, 1e-7, 1e-2);
+        reach_vec3 b =
+            reach_vec3_normalize_safe(reach_vec3_mad(reach_vec3_neg(a), reach_vec3_any_perpendicular(a), offset), a);
+        reach_quat q = reach_quat_shortest_arc(a, b);
+        ASSERT_VEC3_NEAR(reach_quat_rotate(q, a), b, 8 * ROT_TOL, "near-opposite vectors");
+    }
+}
+
 static void normalize_safe_falls_back(void **state) {
     (void)state;
     reach_vec3 fallback = reach_vec3_make(0, 1, 0);
@@ -157,6 +171,7 @@ int main(void) {
         cmocka_unit_test(hamilton_product_follows_the_convention),
         cmocka_unit_test(shortest_arc_maps_from_to_to),
         cmocka_unit_test(shortest_arc_is_exact_near_zero_and_defined_at_half_turn),
+        cmocka_unit_test(shortest_arc_is_accurate_near_a_half_turn),
         cmocka_unit_test(normalize_safe_falls_back),
         cmocka_unit_test(any_perpendicular_is_unit_and_perpendicular),
         cmocka_unit_test(matrices_and_quaternions_agree),

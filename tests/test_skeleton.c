@@ -48,6 +48,8 @@ static void validation_names_each_error(void **state) {
     make_chain(&r, 4, 1);
     r.rest[3].rotation = reach_quat_make(0, 0, 0, 0);
     assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_QUATERNION);
+    r.rest[3].rotation = reach_quat_make(0, 0, 1, 1); /* not unit: FK would scale the bone */
+    assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_QUATERNION);
     make_chain(&r, 4, 1);
     r.joints[1] = reach_joint_hinge(reach_vec3_make(0, 0, 2), -1, 1); /* not a unit axis */
     assert_int_equal(reach_skeleton_validate(&r.skeleton, &bad), REACH_ERROR_BAD_JOINT);

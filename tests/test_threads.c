@@ -41,7 +41,13 @@ static void two_bone_on_many_threads_matches_one_thread(void **state) {
         void *failed = NULL;
         assert_int_equal(pthread_join(threads[t], &failed), 0);
         assert_null(failed);
-        assert_true(test_bytes_equal(results[t], expected, sizeof expected));
+        for (int i = 0; i < LIMBS; ++i) {
+            /* Field by field: the struct may have padding that copies leave undefined. */
+            const reach_two_bone_output *a = &results[t][i], *b = &expected[i];
+            assert_true(test_bytes_equal(&a->mid, &b->mid, sizeof a->mid) &&
+                        test_bytes_equal(&a->end, &b->end, sizeof a->end) &&
+                        test_bytes_equal(&a->residual, &b->residual, sizeof a->residual) && a->reached == b->reached);
+        }
     }
 }
 

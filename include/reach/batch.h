@@ -38,7 +38,9 @@ typedef struct reach_two_bone_batch {
     unsigned char *out_reached; /**< optional: 1 where the target was reached */
     /** Optional, per limb: REACH_OK, or the error that limb's input gave. A limb with bad
      * input is not solved: its out_mid and out_end repeat its current mid and end, so an
-     * in-place batch leaves it untouched, and the call returns the first such error. */
+     * in-place batch leaves it untouched, its residual is its end's current distance to the
+     * target (the largest finite number where that is not a number), and the call returns the
+     * first such error. */
     unsigned char *out_status;
 } reach_two_bone_batch;
 

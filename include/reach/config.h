@@ -62,7 +62,7 @@ REACH_API extern const int reach_precision_is_float;
 #endif
 
 #if defined(__GNUC__) && !defined(REACH_BUILDING)
-static const int *const reach__precision_guard __attribute__((used)) = &REACH_PRECISION_GUARD_SYMBOL;
+static const int *const reach_precision_guard_ __attribute__((used)) = &REACH_PRECISION_GUARD_SYMBOL;
 #endif
 
 /** Run-time queries: the library's version ("0.1.0") and precision ("float" or "double"),

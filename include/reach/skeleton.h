@@ -61,8 +61,9 @@ typedef struct reach_skeleton {
     const reach_joint *joints;   /**< NULL: every bone is a ball joint */
 } reach_skeleton;
 
-/** Checks the arrays: parents in order and in range, finite rest transforms with non-zero
- * quaternions, unit joint axes (to 1e-3), ordered and in-range limits. On failure, *bad_bone
+/** Checks the arrays: parents in order and in range, finite rest transforms with unit
+ * quaternions (|q|² within 2e-3 of 1: forward kinematics uses rotations as given), unit joint
+ * axes (to 1e-3; the joint-value functions normalise them), ordered and in-range limits. On failure, *bad_bone
  * (if not NULL) receives the first offending bone's index. */
 REACH_API reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bone);
 

@@ -33,7 +33,8 @@ typedef struct reach_two_bone_options {
      * target instead of snapping straight. With chain length L = L1 + L2, s = soft_distance and
      * target distance d > L − s, the end is placed at distance
      *     L − s + s·(1 − exp(−(d − (L − s)) / s)),
-     * which is continuous with its first derivative and stays below L. 0 turns it off. Default 0. */
+     * which is continuous with its first derivative and stays below L. A soft distance above L
+     * counts as L (the easing starts at the root). 0 turns it off. Default 0. */
     reach_real soft_distance;
     /** Stretch: the bones may lengthen, together and by the same ratio, up to this factor to
      * reach a target beyond L (with soft IK on, to make up the softening). 1 turns it off.

@@ -114,7 +114,7 @@ static inline reach_real reach_vec2_length_robust(reach_vec2 a) {
 static inline reach_vec2 reach_vec2_normalize_safe(reach_vec2 a, reach_vec2 fallback) {
     reach_real m = reach_max(reach_fabs(a.x), reach_fabs(a.y));
     if (!(m > 0) || !reach_is_finite(m)) return fallback;
-    a = reach_vec2_make(a.x / m, a.y / m); /**< divide: 1/m overflows for subnormal m */
+    a = reach_vec2_make(a.x / m, a.y / m); /* divide: 1/m overflows for subnormal m */
     return reach_vec2_scale(a, 1 / reach_vec2_length(a));
 }
 
@@ -169,7 +169,7 @@ static inline reach_real reach_vec3_length_robust(reach_vec3 a) {
 static inline reach_vec3 reach_vec3_normalize_safe(reach_vec3 a, reach_vec3 fallback) {
     reach_real m = reach_vec3_max_abs(a);
     if (!(m > 0) || !reach_is_finite(m)) return fallback;
-    a = reach_vec3_make(a.x / m, a.y / m, a.z / m); /**< divide: 1/m overflows for subnormal m */
+    a = reach_vec3_make(a.x / m, a.y / m, a.z / m); /* divide: 1/m overflows for subnormal m */
     return reach_vec3_scale(a, 1 / reach_vec3_length(a));
 }
 
@@ -248,8 +248,10 @@ static inline reach_quat reach_quat_shortest_arc(reach_vec3 from, reach_vec3 to)
         reach_vec3 axis = reach_vec3_any_perpendicular(from);
         return reach_quat_make(axis.x, axis.y, axis.z, 0);
     }
-    reach_vec3 c = reach_vec3_cross(from, to);
-    /** w > eps^2 keeps |q|^2 > eps^4, far above the smallest normal number: plain 1/sqrt. */
+    /* from × to equals from × (from + to); the latter does not cancel when the two are nearly
+     * opposite, where sum is short but exact. */
+    reach_vec3 c = reach_vec3_cross(from, sum);
+    /* w > eps^2 keeps |q|^2 > eps^4, far above the smallest normal number: plain 1/sqrt. */
     reach_real inv = 1 / reach_sqrt(reach_vec3_dot(c, c) + w * w);
     return reach_quat_make(c.x * inv, c.y * inv, c.z * inv, w * inv);
 }
@@ -327,7 +329,8 @@ static inline int reach_mat3_inverse(reach_mat3 m, reach_mat3 *out) {
     reach_real det = reach_vec3_dot(m.col[0], r0);
     if (!(reach_fabs(det) > 0) || !reach_is_finite(det)) return 0;
     reach_real inv = 1 / det;
-    /** rows of the inverse are r0, r1, r2 scaled; store as columns of the transpose */
+    if (!reach_is_finite(inv)) return 0; /* a determinant below the range's floor */
+    /* rows of the inverse are r0, r1, r2 scaled; store as columns of the transpose */
     out->col[0] = reach_vec3_make(r0.x * inv, r1.x * inv, r2.x * inv);
     out->col[1] = reach_vec3_make(r0.y * inv, r1.y * inv, r2.y * inv);
     out->col[2] = reach_vec3_make(r0.z * inv, r1.z * inv, r2.z * inv);
@@ -341,7 +344,7 @@ static inline reach_quat reach_quat_from_mat3(reach_mat3 m) {
     reach_vec3 x = reach_vec3_normalize_safe(m.col[0], reach_vec3_make(1, 0, 0));
     reach_vec3 y = reach_vec3_normalize_safe(reach_vec3_reject(m.col[1], x), reach_vec3_any_perpendicular(x));
     reach_vec3 z = reach_vec3_cross(x, y);
-    /** Shepperd's method: pick the largest diagonal term to divide by. */
+    /* Shepperd's method: pick the largest diagonal term to divide by. */
     reach_real t = x.x + y.y + z.z;
     reach_quat q;
     if (t > 0) {

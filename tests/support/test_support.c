@@ -82,12 +82,17 @@ void test_assert_vec3_near(reach_vec3 a, reach_vec3 e, double tolerance, const c
 }
 
 void test_assert_quat_near(reach_quat a, reach_quat e, double tolerance, const char *what, const char *file, int line) {
-    double dot = fabs((double)reach_quat_dot(a, e));
-    double off = 1.0 - (dot > 1.0 ? 1.0 : dot);
-    if (!(off <= tolerance)) {
-        fail_msg("%s:%d: %s: got (%.9g, %.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g, %.9g)", file, line, what,
-                 (double)a.x, (double)a.y, (double)a.z, (double)a.w, (double)e.x, (double)e.y, (double)e.z,
-                 (double)e.w);
+    /* The angle of the rotation between them, 2·atan2(|v|, |w|) of conj(e)·a: linear in the
+     * error, unlike 1 − |a·e|, and the same for q and −q. */
+    double w = (double)e.w * a.w + (double)e.x * a.x + (double)e.y * a.y + (double)e.z * a.z;
+    double x = (double)e.w * a.x - (double)e.x * a.w - (double)e.y * a.z + (double)e.z * a.y;
+    double y = (double)e.w * a.y + (double)e.x * a.z - (double)e.y * a.w - (double)e.z * a.x;
+    double z = (double)e.w * a.z - (double)e.x * a.y + (double)e.y * a.x - (double)e.z * a.w;
+    double angle = 2 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
+    if (!(angle <= tolerance)) {
+        fail_msg("%s:%d: %s: got (%.9g, %.9g, %.9g, %.9g), expected (%.9g, %.9g, %.9g, %.9g), %.3g rad apart", file,
+                 line, what, (double)a.x, (double)a.y, (double)a.z, (double)a.w, (double)e.x, (double)e.y, (double)e.z,
+                 (double)e.w, angle);
     }
 }
 

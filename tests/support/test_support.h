@@ -51,7 +51,7 @@ void test_assert_vec3_near(reach_vec3 actual, reach_vec3 expected, double tolera
                            int line);
 #define ASSERT_VEC3_NEAR(actual, expected, tol, what)                                                                  \
     test_assert_vec3_near(actual, expected, (double)(tol), what, __FILE__, __LINE__)
-/* Same rotation (q and -q are equal). */
+/* Same rotation to within `tolerance` radians (q and -q are equal). */
 void test_assert_quat_near(reach_quat actual, reach_quat expected, double tolerance, const char *what, const char *file,
                            int line);
 #define ASSERT_QUAT_NEAR(actual, expected, tol, what)                                                                  \
