@@ -83,7 +83,7 @@ static void swing_twist_rebuilds_rotation(void **state) {
     reach_quat half = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_PI);
     reach_quat twist;
     reach_quat_swing_twist(half, reach_vec3_make(0, 1, 0), NULL, &twist);
-    ASSERT_QUAT_NEAR(twist, reach_quat_identity(), 1e-6, "undefined twist is the identity");
+    ASSERT_QUAT_NEAR(twist, reach_quat_identity(), TEST_REACH_TOL, "undefined twist is the identity");
 }
 
 /* ---- projections ------------------------------------------------------------------------ */
@@ -103,16 +103,16 @@ static void projection_lands_inside_and_is_idempotent(void **state) {
         if (!(error <= ANGLE_TOL)) fail_msg("joint type %d: %g outside after projection", joint.type, (double)error);
         again = p;
         reach_joint_project_local(&joint, &rest, &again);
-        ASSERT_QUAT_NEAR(again.rotation, p.rotation, 1e-6, "projecting twice");
+        ASSERT_QUAT_NEAR(again.rotation, p.rotation, TEST_REACH_TOL, "projecting twice");
         ASSERT_VEC3_NEAR(again.translation, p.translation, 1e-5, "projecting twice");
         /* What is allowed comes back unchanged. */
         if (reach_joint_limit_error(&joint, &rest, &local) == 0)
-            ASSERT_QUAT_NEAR(p.rotation, local.rotation, 1e-6, "kept");
+            ASSERT_QUAT_NEAR(p.rotation, local.rotation, TEST_REACH_TOL, "kept");
         if (joint.type == REACH_JOINT_BALL) assert_int_equal(clamped, 0);
         /* The rotation-only form agrees with the whole-transform one. */
         reach_quat rotation;
         reach_joint_project_rotation(&joint, rest.rotation, local.rotation, &rotation);
-        ASSERT_QUAT_NEAR(rotation, p.rotation, 1e-6, "rotation form");
+        ASSERT_QUAT_NEAR(rotation, p.rotation, TEST_REACH_TOL, "rotation form");
     }
 }
 
@@ -128,7 +128,7 @@ static void hinge_projection_keeps_nearest_angle(void **state) {
         reach_quat q = reach_quat_mul(reach_quat_from_axis_angle(across, test_uniform(&rng, -1, 1)), turn), p;
         int clamped = reach_joint_project_delta(&joint, q, &p);
         reach_real expected = reach_angle_clamp(angle, joint.min, joint.max);
-        ASSERT_QUAT_NEAR(p, reach_quat_from_axis_angle(joint.axis, expected), 1e-6, "hinge angle");
+        ASSERT_QUAT_NEAR(p, reach_quat_from_axis_angle(joint.axis, expected), TEST_REACH_TOL, "hinge angle");
         assert_int_equal(clamped, angle < joint.min || angle > joint.max);
     }
 }
@@ -163,7 +163,7 @@ static void prismatic_and_fixed_locals(void **state) {
     ASSERT_NEAR(reach_joint_limit_error(&slider, &rest, &local), 1.5, 1e-5, "worst of the violations");
     assert_int_equal(reach_joint_project_local(&slider, &rest, &local), 1);
     ASSERT_VEC3_NEAR(local.translation, reach_vec3_make(1, REACH_R(2.5), 3), 1e-5, "offset clamped on the axis");
-    ASSERT_QUAT_NEAR(local.rotation, rest.rotation, 1e-6, "slider keeps the rest rotation");
+    ASSERT_QUAT_NEAR(local.rotation, rest.rotation, TEST_REACH_TOL, "slider keeps the rest rotation");
     ASSERT_NEAR(reach_joint_limit_error(&slider, &rest, &local), 0, 1e-5, "slider inside");
 
     reach_joint fixed = reach_joint_fixed();
@@ -278,7 +278,7 @@ static void aim_zero_direction_keeps_projected_current(void **state) {
     assert_int_equal(reach_joint_aim(&hinge, reach_quat_identity(), reach_quat_identity(), current,
                                      reach_vec3_make(0, 1, 0), reach_vec3_zero(), &out),
                      1);
-    ASSERT_QUAT_NEAR(out, reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(0.5)), 1e-6, "projected");
+    ASSERT_QUAT_NEAR(out, reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(0.5)), TEST_REACH_TOL, "projected");
 }
 
 int main(void) {
