@@ -4,22 +4,10 @@
 // changes nothing.
 import { check, expect, expectNear } from './harness.mjs';
 import { cross, dot, loadModule, norm, random, sub, total, unit } from './support.mjs';
+import { expectBendsWithin, expectFinite, expectLengths, randomPoint, tolerance } from './properties.mjs';
 
 const CASES = 2000;
 const ITERATIVE_CASES = 300;
-
-// The library's float tolerance for "reached" is 1e-4 × chain length; the checks use the same.
-const tolerance = (lengths) => 1e-4 * total(lengths);
-
-function expectFinite(joints, what) {
-  expect(joints.flat().every(Number.isFinite), `${what}: a joint is not finite: ${JSON.stringify(joints)}`);
-}
-
-function expectLengths(joints, lengths, what) {
-  lengths.forEach((length, bone) => {
-    expectNear(norm(sub(joints[bone + 1], joints[bone])), length, tolerance(lengths), `${what}: bone ${bone + 1}`);
-  });
-}
 
 // Where the end must be: on the ray toward the target at the nearest distance the limb can
 // reach, [|L1 − L2|, L1 + L2] (the target itself when it is in range).
@@ -38,15 +26,6 @@ function expectEndPlaced(outcome, target, lengths, what) {
   else if (d > Math.abs(l1 - l2) + 10 * eps && d < l1 + l2 - 10 * eps) expect(outcome.reached, `${what}: not reached`);
 }
 
-// The angle between neighbouring bones stays within the limit at every joint past the root.
-function expectBendsWithin(joints, limit, what) {
-  for (let i = 1; i < joints.length - 1; i++) {
-    const cosine = dot(unit(sub(joints[i], joints[i - 1])), unit(sub(joints[i + 1], joints[i])));
-    const bend = Math.acos(Math.min(1, Math.max(-1, cosine)));
-    expect(bend <= limit + 1e-3, `${what}: joint ${i} bends ${bend} past ${limit}`);
-  }
-}
-
 // How far the mid joint stands off the root→end line, relative to the chain: below this the
 // limb is straight and has no side.
 function bendHeight(joints) {
@@ -58,11 +37,6 @@ function bendHeight(joints) {
 
 function randomLengths(next) {
   return [0.1 + 2.9 * next(), 0.1 + 2.9 * next()];
-}
-
-// A point in the cube of half-width radius (the square, in 2-D) around the root.
-function randomPoint(next, radius, dims) {
-  return [0, 0, 0].map((_, i) => (i < dims ? (2 * next() - 1) * radius : 0));
 }
 
 // Every exported solver entry point, called with its arguments for a target and a pole.

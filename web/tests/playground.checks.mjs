@@ -5,33 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openPlayground } from './browser.mjs';
 import { check, expect, expectNear } from './harness.mjs';
+import { expectFinitePose, expectLengthsKept, expectReached, pageTools, pixelOf } from './page.mjs';
 import { OUT, REPO, WASM, cross, dot, norm, sub, total, unit } from './support.mjs';
 import { SOLVERS } from '../public/js/solvers/index.js';
-
-// 2-D only: the client pixel of a world point, from the root's pixel and the view's scale.
-function pixelOf(s, world) {
-  const [x, y] = s.screen.joints[0];
-  return [x + world[0] * s.view.scale, y - world[1] * s.view.scale];
-}
-
-function expectFinitePose(s) {
-  expect(s.joints.flat().every(Number.isFinite), `a joint is not finite: ${JSON.stringify(s.joints)}`);
-}
-
-// Each bone keeps the length the chain was given.
-function expectLengthsKept(s, lengths) {
-  lengths.forEach((length, bone) => {
-    expectNear(norm(sub(s.joints[bone + 1], s.joints[bone])), length, 1e-5 * total(lengths), `bone ${bone + 1}`);
-  });
-}
-
-function expectReached(s) {
-  const end = s.joints[s.joints.length - 1];
-  const miss = norm(sub(end, s.target));
-  expect(s.status === 0, `status ${s.status} (${s.statusText})`);
-  expect(s.reached, `not reached: residual ${s.residual}`);
-  expect(miss <= 1e-4 * total(s.lengths), `end ${end} is ${miss} from target ${s.target}`);
-}
+import { SCENE_SCREENSHOTS, sceneChecks } from './scenes.checks.mjs';
 
 // The side of the root→target line a point is on, in 2-D: +1 left, -1 right.
 function side(s, point) {
@@ -53,30 +30,20 @@ export async function playgroundChecks() {
   if (!playground) return;
   try {
     await workThePage(playground);
+    await sceneChecks(playground);
+    await check('the console stayed free of errors and warnings', async () => {
+      expect(playground.problems.length === 0, playground.problems.join('\n'));
+    });
   } finally {
     await playground.close();
   }
-  const shots = ['2d', '3d', 'fabrik', 'walker'].map((name) => `playground-${name}.png`).join(', ');
+  const shots = ['2d', '3d', 'fabrik', 'walker', ...SCENE_SCREENSHOTS].map((name) => `playground-${name}.png`)
+    .join(', ');
   console.log(`screenshots in ${path.relative(REPO, OUT)}: ${shots}`);
 }
 
-async function workThePage({ page, problems }) {
-  const state = () => page.evaluate(() => window.reachState);
-
-  // A slider set as a user would leave it, with the input event the page listens to.
-  async function setRange(selector, value) {
-    await page.locator(selector).evaluate((input, v) => {
-      input.value = String(v);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    }, value);
-  }
-
-  async function drag(from, to, steps = 12) {
-    await page.mouse.move(from[0], from[1]);
-    await page.mouse.down();
-    await page.mouse.move(to[0], to[1], { steps });
-    await page.mouse.up();
-  }
+async function workThePage({ page }) {
+  const { state, setRange, drag } = pageTools(page);
 
   await check('the page loads the library and offers the solvers the module has', async () => {
     const s = await state();
@@ -336,7 +303,4 @@ async function workThePage({ page, problems }) {
     expect(s.legCount === 4 && s.legs.length === 4 && s.status === 0, `${s.legs.length} legs, ${s.statusText}`);
   });
 
-  await check('the console stayed free of errors and warnings', async () => {
-    expect(problems.length === 0, problems.join('\n'));
-  });
 }

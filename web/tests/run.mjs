@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import { summary } from './harness.mjs';
 import { WASM } from './support.mjs';
 import { moduleChecks } from './module.checks.mjs';
+import { jacobianChecks } from './jacobian.checks.mjs';
+import { robotChecks } from './robot.checks.mjs';
+import { walker3dChecks } from './walker3d.checks.mjs';
 import { playgroundChecks } from './playground.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
@@ -12,5 +15,8 @@ if (!fs.existsSync(WASM)) {
   process.exit(1);
 }
 await moduleChecks();
+await jacobianChecks();
+await robotChecks();
+await walker3dChecks();
 await playgroundChecks();
 process.exit(summary());

@@ -18,6 +18,8 @@ export function loadModule() {
 }
 
 export const sub = (a, b) => a.map((v, i) => v - b[i]);
+export const add = (a, b) => a.map((v, i) => v + b[i]);
+export const scale = (a, s) => a.map((v) => v * s);
 export const dot = (a, b) => a.reduce((sum, v, i) => sum + v * b[i], 0);
 export const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 export const norm = (a) => Math.hypot(...a);

@@ -66,12 +66,43 @@ int REACH_WASM_EXPORT(reach_wasm_fabrik)(reach_real target_x, reach_real target_
                                          reach_real limit, int max_iterations);
 int REACH_WASM_EXPORT(reach_wasm_ccd)(reach_real target_x, reach_real target_y, reach_real target_z, int dimensions,
                                       reach_real limit, int max_iterations);
+/* The Jacobian family (include/reach/jacobian.h) on the same chain, with the same joints (except
+ * that the 2-D root may turn a full turn either way); method is a reach_jacobian_method. */
+int REACH_WASM_EXPORT(reach_wasm_jacobian)(reach_real target_x, reach_real target_y, reach_real target_z,
+                                           int dimensions, reach_real limit, int max_iterations, int method);
+
+/* ---- the robot arm: a UR5 from its DH table, solved by the Jacobian family -------------- */
+
+/* Builds the arm in its ready pose (tool straight down in front of it); the report reads
+ * reached with no iterations. Metres and radians, z up, the base at the origin. */
+int REACH_WASM_EXPORT(reach_wasm_robot_start)(void);
+/* Poses the arm by its six joint values (rad, each within ±2π): forward kinematics. */
+int REACH_WASM_EXPORT(reach_wasm_robot_set_values)(reach_real q1, reach_real q2, reach_real q3, reach_real q4,
+                                                   reach_real q5, reach_real q6);
+/* Moves the tool toward the target from the present pose. With use_orientation, the tool must
+ * also take the ready pose's orientation tilted by tilt (rad, within ±pi/2) about the world x axis
+ * and then turned by turn (rad, within ±pi) about the vertical. method: a reach_jacobian_method. */
+int REACH_WASM_EXPORT(reach_wasm_robot_solve)(reach_real target_x, reach_real target_y, reach_real target_z,
+                                              int use_orientation, reach_real turn, reach_real tilt, int method,
+                                              int max_iterations);
+int REACH_WASM_EXPORT(reach_wasm_robot_joint_count)(void); /* 6 once started, else 0 */
+/* The frames of the six joints and the flange, 7 × 12 reals: origin, x, y and z axis (world).
+ * Each joint turns about its frame's z axis. */
+const reach_real *REACH_WASM_EXPORT(reach_wasm_robot_frames)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_robot_values)(void); /* the six joint values, rad */
+/* The last goal frame, 12 reals as above (its axes are the goal orientation, used or not). */
+const reach_real *REACH_WASM_EXPORT(reach_wasm_robot_goal)(void);
+reach_real REACH_WASM_EXPORT(reach_wasm_robot_angle_residual)(void); /* rad; 0 without orientation */
 
 /* ---- the walker: a creature that walks toward a goal ------------------------------------- */
 
 /* A standard creature (include/reach/walker.h) of leg_count legs, standing at the origin facing
- * +x, in 2 or 3 dimensions. Returns a reach_status; on error the walker is unchanged. */
-int REACH_WASM_EXPORT(reach_wasm_walker_start)(int leg_count, int dimensions);
+ * +x, in 2 or 3 dimensions; in 3-D on the standard terrain terrain_kind (a
+ * reach_walk_terrain_kind with its default size). Returns a reach_status; on error the walker
+ * and its ground are unchanged. */
+int REACH_WASM_EXPORT(reach_wasm_walker_start)(int leg_count, int dimensions, int terrain_kind);
+/* The height of the walker's terrain at (x, y). */
+reach_real REACH_WASM_EXPORT(reach_wasm_walker_ground_height)(reach_real x, reach_real y);
 
 /* Advances dt seconds: the body turns toward the goal (x, y) and walks to it at up to speed
  * units per second, slowing as it arrives, and the walker places the feet. */
@@ -82,8 +113,10 @@ int REACH_WASM_EXPORT(reach_wasm_walker_leg_count)(void);
 const reach_real *REACH_WASM_EXPORT(reach_wasm_walker_joints)(void);
 int REACH_WASM_EXPORT(reach_wasm_walker_leg_joint_count)(int leg);
 int REACH_WASM_EXPORT(reach_wasm_walker_planted)(int leg);
+int REACH_WASM_EXPORT(reach_wasm_walker_leg_steps)(int leg); /* steps this leg has begun */
 reach_real REACH_WASM_EXPORT(reach_wasm_walker_lift)(int leg);
-/* The body: x, y, z and heading (rad about +z from +x). */
+/* The body: x, y, z, heading (rad about +z from +x), then its forward, left and up axes (world,
+ * 3 reals each; in 3-D they tilt with the ground and z is the height the feet carry it at). */
 const reach_real *REACH_WASM_EXPORT(reach_wasm_walker_body)(void);
 int REACH_WASM_EXPORT(reach_wasm_walker_steps)(void);        /* steps begun, all legs */
 int REACH_WASM_EXPORT(reach_wasm_walker_forced_steps)(void); /* steps out of the gait's turn */

@@ -1,4 +1,5 @@
-/* The walker on the page: the standard creature, steered toward the pointer. */
+/* The walker on the page: the standard creature, steered toward the pointer, on the flat ground
+ * of the top view or on one of the standard terrains in 3-D. */
 #include "reach_wasm.h"
 #include "reach/walker.h"
 
@@ -10,7 +11,8 @@
 #define MAX_SPEED      REACH_R(2.0)
 
 static reach_walker walker;
-static reach_real body[4];
+static reach_walk_terrain terrain; /* the walker's ground: def.ground_user points here */
+static reach_real body[13];
 static reach_real joints[REACH_WALKER_MAX_LEGS * (REACH_WALKER_MAX_BONES + 1) * 3];
 
 /* The page reads positions from flat arrays. */
@@ -19,6 +21,15 @@ static void publish(void) {
     body[1] = walker.position.y;
     body[2] = walker.position.z;
     body[3] = walker.heading;
+    /* The body's axes, so the page draws it tilted without rotating anything itself. */
+    const reach_vec3 axes[3] = {reach_quat_rotate(walker.rotation, reach_vec3_make(1, 0, 0)),
+                                reach_quat_rotate(walker.rotation, reach_vec3_make(0, 1, 0)),
+                                reach_quat_rotate(walker.rotation, reach_vec3_make(0, 0, 1))};
+    for (int i = 0; i < 3; i++) {
+        body[4 + 3 * i] = axes[i].x;
+        body[5 + 3 * i] = axes[i].y;
+        body[6 + 3 * i] = axes[i].z;
+    }
     reach_real *out = joints;
     for (int i = 0; i < walker.leg_count; i++) {
         const reach_walker_leg *leg = &walker.legs[i];
@@ -30,16 +41,37 @@ static void publish(void) {
     }
 }
 
-int reach_wasm_walker_start(int leg_count, int dimensions) {
+int reach_wasm_walker_start(int leg_count, int dimensions, int terrain_kind) {
     if (leg_count < 1 || leg_count > REACH_WALKER_MAX_LEGS) return REACH_ERROR_INVALID_ARGUMENT;
+    if (terrain_kind < REACH_WALK_TERRAIN_FLAT || terrain_kind > REACH_WALK_TERRAIN_STEPS)
+        return REACH_ERROR_INVALID_ARGUMENT;
     reach_walker_leg_def legs[REACH_WALKER_MAX_LEGS];
     reach_status status = reach_walker_standard_legs(leg_count, REACH_LEG_TWO_BONE, legs);
     if (status != REACH_OK) return (int)status;
     reach_walker_def def = reach_walker_default_def();
     def.dimensions = dimensions;
-    status = reach_walker_init(&walker, &def, legs, leg_count, reach_vec2_make(0, 0), 0);
-    if (status == REACH_OK) publish();
-    return (int)status;
+    def.ground = reach_walk_terrain_ground;
+    def.ground_user = &terrain;
+    /* The walker keeps a pointer to its ground, which init already queries: the new terrain
+     * goes in for it, and the old one comes back if init refuses, with the old walker. */
+    static reach_walker candidate;
+    reach_walk_terrain previous = terrain;
+    terrain = reach_walk_terrain_default((reach_walk_terrain_kind)terrain_kind);
+    status = reach_walker_init(&candidate, &def, legs, leg_count, reach_vec2_make(0, 0), 0);
+    if (status != REACH_OK) {
+        terrain = previous;
+        return (int)status;
+    }
+    walker = candidate;
+    publish();
+    return REACH_OK;
+}
+
+reach_real reach_wasm_walker_ground_height(reach_real x, reach_real y) {
+    reach_real height = 0;
+    reach_vec3 normal;
+    reach_walk_terrain_ground(&terrain, x, y, &height, &normal);
+    return height;
 }
 
 /* The turn from heading a to heading b, in (-pi, pi]. */
@@ -89,4 +121,5 @@ int reach_wasm_walker_forced_steps(void) { return (int)walker.forced_steps; }
 static const reach_walker_leg *leg_at(int leg) { return leg >= 0 && leg < walker.leg_count ? &walker.legs[leg] : 0; }
 int reach_wasm_walker_leg_joint_count(int leg) { return leg_at(leg) ? leg_at(leg)->def.bone_count + 1 : 0; }
 int reach_wasm_walker_planted(int leg) { return leg_at(leg) ? leg_at(leg)->planted : 0; }
+int reach_wasm_walker_leg_steps(int leg) { return leg_at(leg) ? leg_at(leg)->steps : 0; }
 reach_real reach_wasm_walker_lift(int leg) { return leg_at(leg) ? leg_at(leg)->lift : 0; }

@@ -23,11 +23,18 @@ export class ChainScene {
     this.limit = Math.PI; // the largest bend between neighbouring bones, rad
     this.maxIterations = 64;
     this.outcome = null;
+    this.saved = null;
   }
 
   enter(solver) {
     const { app } = this;
+    // Back from another scene: the handles where this one left them.
+    if (this.saved) {
+      Object.assign(app, this.saved);
+      this.saved = null;
+    }
     const flat = solver.dims === 2;
+    app.view.setWorld();
     // A 2-D solver works in the z = 0 plane: bring the handles back into it.
     if (flat) for (const point of [app.target, app.pole]) point[2] = 0;
     app.view.setAngles(flat ? 0 : VIEW_3D.yaw, flat ? 0 : VIEW_3D.pitch);
@@ -40,6 +47,11 @@ export class ChainScene {
     const { lengths, soft, limit, maxIterations } = this;
     app.panel.showChain({ lengths, bones: solver.bones, soft, limit, maxIterations });
     this.solve();
+  }
+
+  // Another scene takes over the handles (they are in its world, not this one's).
+  leave() {
+    this.saved = { target: this.app.target.slice(), pole: this.app.pole.slice() };
   }
 
   handles() {

@@ -11,6 +11,7 @@ export const PALETTE = {
   reach: '#9aa5b8',
   soft: 'rgba(247, 103, 7, 0.08)',
   target: '#f76707',
+  planted: '#2f9e44',
   pole: '#6741d9',
   miss: '#e03131',
   limit: 'rgba(47, 158, 68, 0.14)',
@@ -62,7 +63,7 @@ export function circle(ctx, c, radius) {
   ctx.arc(c[0], c[1], radius, 0, 2 * Math.PI);
 }
 
-function label(ctx, text, at, color) {
+export function label(ctx, text, at, color) {
   ctx.font = '12px system-ui, sans-serif';
   ctx.fillStyle = color;
   ctx.fillText(text, at[0] + HANDLE_RADIUS + 4, at[1] - HANDLE_RADIUS + 2);
@@ -135,10 +136,15 @@ function drawDropLines(ctx, view, scene) {
     ...(scene.pole ? [[scene.pole, PALETTE.pole]] : []),
     ...scene.joints.slice(1).map((joint) => [joint, PALETTE.reach]),
   ];
+  drawDrops(ctx, view, points.map(([point, color]) => [point, [point[0], y, point[2]], color]));
+}
+
+// drops: [point, its foot on the floor, colour]: a dotted line down, and a faint dot there.
+export function drawDrops(ctx, view, drops) {
   ctx.lineWidth = 1;
   ctx.setLineDash([2, 4]);
-  for (const [point, color] of points) {
-    const floor = view.project([point[0], y, point[2]]);
+  for (const [point, foot, color] of drops) {
+    const floor = view.project(foot);
     ctx.strokeStyle = color;
     line(ctx, view.project(point), floor);
     ctx.fillStyle = color;
@@ -257,14 +263,15 @@ function drawPole(ctx, view, pole) {
 }
 
 // 3-D: which way x, y and z point, in the lower left corner.
-function drawAxesGizmo(ctx, view, height) {
+export function drawAxesGizmo(ctx, view, height) {
   const origin = [36, height - 36];
   const length = 22;
+  const zero = view.project([0, 0, 0]);
   ctx.lineWidth = 2;
   ctx.font = '11px system-ui, sans-serif';
   ['x', 'y', 'z'].forEach((name, i) => {
-    const right = view.rows[0][i], up = view.rows[1][i];
-    const tip = [origin[0] + right * length, origin[1] - up * length];
+    const axis = view.project([0, 1, 2].map((k) => (k === i ? 1 : 0)));
+    const tip = [0, 1].map((k) => origin[k] + ((axis[k] - zero[k]) / view.scale) * length);
     ctx.strokeStyle = PALETTE.axes[i];
     line(ctx, origin, tip);
     ctx.fillStyle = PALETTE.axes[i];

@@ -10,36 +10,27 @@ const LEG_WIDTH = 4;
 const FOOT_RADIUS = 4;
 const TRAIL_LENGTH = 240; // body positions kept for the trail
 
-export class WalkerPainter {
+// The body's recent path as a dotted line, a point kept each time it moves on a little.
+export class Trail {
   constructor() {
-    this.trail = [];
+    this.points = [];
   }
 
-  reset() {
-    this.trail = [];
+  clear() {
+    this.points = [];
   }
 
-  // outcome: reach.walkerOutcome(...); target: the goal the body walks to.
-  draw(ctx, view, outcome, target) {
-    const { width, height } = clear(ctx);
-    drawPlaneGrid(ctx, view, width, height);
-    this.drawTrail(ctx, view, outcome.body.position);
-    for (const leg of outcome.legs) drawLeg(ctx, view, leg);
-    drawBody(ctx, view, outcome.body);
-    drawTarget(ctx, view, target);
-  }
-
-  drawTrail(ctx, view, position) {
-    const last = this.trail[this.trail.length - 1];
-    if (!last || Math.hypot(last[0] - position[0], last[1] - position[1]) > 0.05) {
-      this.trail.push(position.slice());
-      if (this.trail.length > TRAIL_LENGTH) this.trail.shift();
+  draw(ctx, view, point) {
+    const last = this.points[this.points.length - 1];
+    if (!last || Math.hypot(last[0] - point[0], last[1] - point[1]) > 0.05) {
+      this.points.push(point.slice());
+      if (this.points.length > TRAIL_LENGTH) this.points.shift();
     }
     ctx.strokeStyle = PALETTE.reach;
     ctx.lineWidth = 1.5;
     ctx.setLineDash([2, 5]);
     ctx.beginPath();
-    this.trail.forEach((p, i) => {
+    this.points.forEach((p, i) => {
       const [x, y] = view.project(p);
       if (i === 0) ctx.moveTo(x, y);
       else ctx.lineTo(x, y);
@@ -49,7 +40,28 @@ export class WalkerPainter {
   }
 }
 
-function drawLeg(ctx, view, leg) {
+export class WalkerPainter {
+  constructor() {
+    this.trail = new Trail();
+  }
+
+  reset() {
+    this.trail.clear();
+  }
+
+  // outcome: reach.walkerOutcome(...); target: the goal the body walks to.
+  draw(ctx, view, outcome, target) {
+    const { width, height } = clear(ctx);
+    drawPlaneGrid(ctx, view, width, height);
+    this.trail.draw(ctx, view, outcome.body.position);
+    for (const leg of outcome.legs) drawLeg(ctx, view, leg);
+    drawBody(ctx, view, outcome.body);
+    drawTarget(ctx, view, target);
+  }
+}
+
+// A leg's bones and knees; returns where its foot is drawn, for the caller to mark.
+export function drawLegBones(ctx, view, leg) {
   const points = leg.joints.map((joint) => view.project(joint));
   ctx.strokeStyle = PALETTE.bone;
   ctx.lineWidth = LEG_WIDTH;
@@ -63,7 +75,11 @@ function drawLeg(ctx, view, leg) {
     ctx.lineWidth = 1.5;
     ctx.stroke();
   }
-  const foot = points[points.length - 1];
+  return points[points.length - 1];
+}
+
+function drawLeg(ctx, view, leg) {
+  const foot = drawLegBones(ctx, view, leg);
   if (leg.planted) {
     circle(ctx, foot, FOOT_RADIUS);
     ctx.fillStyle = PALETTE.bone;

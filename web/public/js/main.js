@@ -1,6 +1,6 @@
 // The playground: loads the library, keeps what the page shows, and ties input, solving and
 // drawing together. Every pose comes from the WebAssembly module; a scene (chain_scene.js,
-// walker_scene.js) knows how to drive its kind of solver.
+// robot_scene.js, walker_scene.js) knows how to drive its kind of solver.
 
 import { loadReach } from './reach.js';
 import { availableSolvers } from './solvers/index.js';
@@ -8,6 +8,7 @@ import { View } from './view.js';
 import { Pointer } from './pointer.js';
 import { Panel } from './panel.js';
 import { ChainScene } from './chain_scene.js';
+import { RobotScene } from './robot_scene.js';
 import { WalkerScene } from './walker_scene.js';
 
 // The longest time step a frame may take; a tab in the background would otherwise come back
@@ -38,7 +39,9 @@ function chooseSolver(id) {
   const solver = app.solvers.find((s) => s.id === id);
   if (!solver) return;
   app.solver = solver;
-  app.scene = app.scenes[solver.kind ?? 'chain'];
+  const scene = app.scenes[solver.kind ?? 'chain'];
+  if (app.scene !== scene) app.scene?.leave?.();
+  app.scene = scene;
   app.panel.showSolver(solver);
   app.scene.enter(solver);
   resize();
@@ -102,7 +105,7 @@ function snapshot() {
     dims: app.solver.dims,
     target: app.target.slice(),
     message: document.getElementById('chain-message').textContent,
-    view: { yaw: app.view.yaw, pitch: app.view.pitch, scale: app.view.scale },
+    view: { yaw: app.view.yaw, pitch: app.view.pitch, scale: app.view.scale, ...app.view.axes() },
     renders: app.renders,
     ...own,
     screen: { target: onScreen(app.target), ...own.screen },
@@ -122,10 +125,14 @@ async function start() {
     setIterationCap: (count) => sceneOf().setIterationCap(count),
     setSoft: (enabled, distance) => sceneOf().setSoft(enabled, distance),
     setLegCount: (count) => sceneOf().setLegCount(count),
+    setTerrain: (name) => sceneOf().setTerrain(name),
     setSpeed: (speed) => sceneOf().setSpeed(speed),
+    setMethod: (method) => sceneOf().setMethod(method),
+    setOrientation: (orientation) => sceneOf().setOrientation(orientation),
+    readyPose: () => sceneOf().ready(),
   });
   app.panel.showLibrary(app.reach);
-  app.scenes = { chain: new ChainScene(app), walker: new WalkerScene(app) };
+  app.scenes = { chain: new ChainScene(app), robot: new RobotScene(app), walker: new WalkerScene(app) };
   new Pointer(canvas, app.view, {
     handles: () => app.scene.handles(),
     moveHandle,
@@ -135,6 +142,7 @@ async function start() {
     },
     is3d: () => app.solver.dims === 3,
     follows: () => app.scene.follows === true,
+    pick: (at) => (app.scene.pick ? app.scene.pick(at) : app.view.unproject(at[0], at[1], 0)),
   });
   new ResizeObserver(resize).observe(canvas);
   Object.defineProperty(window, 'reachState', { get: snapshot });

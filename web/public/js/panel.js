@@ -1,5 +1,5 @@
-// The side panel: solver choice, the chain's bone lengths and soft IK, or the walker's legs
-// and speed, and the live readout.
+// The side panel: solver choice, the chain's bone lengths and soft IK, the robot's method and
+// orientation, or the walker's legs, ground and speed, and the live readout.
 
 // Bone lengths the page offers, in world units: long enough to see, short enough to fit.
 export const LENGTH_RANGE = { min: 0.1, max: 3, step: 0.01 };
@@ -11,17 +11,30 @@ const HINTS = {
   pole3: 'Drag the target or the pole in the plane facing you · drag empty space to turn the view',
   chain2: 'Drag the target · click anywhere to move it there',
   chain3: 'Drag the target in the plane facing you · drag empty space to turn the view',
-  walker: 'Move the pointer over the canvas (or drag) and the creature walks toward it',
+  walker2: 'Move the pointer over the canvas (or drag) and the creature walks toward it',
+  walker3: 'Move the pointer over the ground (or tap it) and the creature walks there · drag to turn the view',
+  robot3: 'Drag the target in the plane facing you · drag empty space to turn the view',
 };
+const DEGREES = 180 / Math.PI;
 
 export class Panel {
   // handlers: chooseSolver(id), setBoneCount(count), setBoneLength(bone, length) → error text
   // or '', setSoft(on, distance), setLimit(radians), setIterationCap(count),
-  // setLegCount(count) → error text or '', setSpeed(speed)
+  // setLegCount(count) → error text or '', setTerrain(name) → error text or '', setSpeed(speed),
+  // setMethod(method), setOrientation({ enabled, turn, tilt }), readyPose()
   constructor(solvers, handlers) {
     this.handlers = handlers;
     const select = $('solver');
-    for (const solver of solvers) select.add(new Option(solver.name, solver.id));
+    // One group of options per heading, in the solvers' order.
+    for (const solver of solvers) {
+      let group = [...select.children].find((g) => g.label === solver.group);
+      if (!group) {
+        group = document.createElement('optgroup');
+        group.label = solver.group;
+        select.append(group);
+      }
+      group.append(new Option(solver.name, solver.id));
+    }
     select.addEventListener('change', () => handlers.chooseSolver(select.value));
 
     const soft = $('soft'), distance = $('soft-distance');
@@ -50,6 +63,25 @@ export class Panel {
       const error = handlers.setLegCount(Number($('legs').value));
       $('walker-message').textContent = error ? `legs: ${error}` : '';
     });
+    $('terrain').addEventListener('change', () => {
+      const error = handlers.setTerrain($('terrain').value);
+      $('walker-message').textContent = error ? `ground: ${error}` : '';
+    });
+
+    $('robot-method').addEventListener('change', () => handlers.setMethod(Number($('robot-method').value)));
+    const orientationChanged = () => {
+      const enabled = $('robot-orient').checked;
+      for (const name of ['robot-turn', 'robot-tilt']) {
+        $(name).disabled = !enabled;
+        $(`${name}-value`).value = `${$(name).value}°`;
+      }
+      handlers.setOrientation({ enabled, turn: Number($('robot-turn').value) / DEGREES,
+        tilt: Number($('robot-tilt').value) / DEGREES });
+    };
+    $('robot-orient').addEventListener('change', orientationChanged);
+    $('robot-turn').addEventListener('input', orientationChanged);
+    $('robot-tilt').addEventListener('input', orientationChanged);
+    $('robot-ready').addEventListener('click', () => handlers.readyPose());
     $('speed').addEventListener('input', () => {
       $('speed-value').value = Number($('speed').value).toFixed(1);
       handlers.setSpeed(Number($('speed').value));
@@ -59,12 +91,14 @@ export class Panel {
   showSolver(solver) {
     $('solver').value = solver.id;
     $('solver-summary').textContent = solver.summary;
-    const walker = solver.kind === 'walker';
-    $('chain-section').hidden = walker;
-    $('soft-section').hidden = walker || !solver.softIK;
-    $('iterative-section').hidden = walker || !solver.limits;
-    $('walker-section').hidden = !walker;
-    const hint = walker ? 'walker' : `${solver.usesPole ? 'pole' : 'chain'}${solver.dims}`;
+    const kind = solver.kind ?? 'chain';
+    const chain = kind === 'chain';
+    $('chain-section').hidden = !chain;
+    $('soft-section').hidden = !chain || !solver.softIK;
+    $('iterative-section').hidden = !chain || !solver.limits;
+    $('walker-section').hidden = kind !== 'walker';
+    $('robot-section').hidden = kind !== 'robot';
+    const hint = chain ? `${solver.usesPole ? 'pole' : 'chain'}${solver.dims}` : `${kind}${solver.dims}`;
     $('hint').textContent = HINTS[hint];
   }
 
@@ -85,13 +119,31 @@ export class Panel {
     $('soft-distance-value').value = soft.distance.toFixed(2);
   }
 
-  showWalker(legCounts, legCount, speed, speedRange) {
+  showWalker(solver, legCount, terrain, speed, speedRange) {
     const legs = $('legs');
-    legs.replaceChildren(...legCounts.map((count) => new Option(String(count), String(count))));
+    legs.replaceChildren(...solver.legCounts.map((count) => new Option(String(count), String(count))));
     legs.value = String(legCount);
+    const ground = $('terrain');
+    ground.replaceChildren(...solver.terrains.map((t) => new Option(t.name, t.name)));
+    ground.value = terrain.name;
+    $('terrain-row').hidden = solver.terrains.length < 2;
     Object.assign($('speed'), speedRange, { value: speed });
     $('speed-value').value = speed.toFixed(1);
     $('walker-message').textContent = '';
+  }
+
+  // orientation: { enabled, turn, tilt } (rad)
+  showRobot(solver, { method, orientation }) {
+    const select = $('robot-method');
+    select.replaceChildren(...solver.methods.map((m) => new Option(m.name, String(m.method))));
+    select.value = String(method);
+    $('robot-orient').checked = orientation.enabled;
+    $('robot-turn').value = Math.round(orientation.turn * DEGREES);
+    $('robot-tilt').value = Math.round(orientation.tilt * DEGREES);
+    for (const name of ['robot-turn', 'robot-tilt']) {
+      $(name).disabled = !orientation.enabled;
+      $(`${name}-value`).value = `${$(name).value}°`;
+    }
   }
 
   // One row per bone: a slider and a number box that stay in step.

@@ -4,6 +4,8 @@
 import { HANDLE_RADIUS } from './draw.js';
 
 const ORBIT_RADIANS_PER_PIXEL = 0.008;
+// A press that moves less than this (pixels) before it ends is a tap, not a turn of the view.
+const TAP_PIXELS = 5;
 // A fingertip covers more than a mouse pointer does.
 const GRAB_SLACK = { mouse: 6, pen: 8, touch: 18 };
 
@@ -13,8 +15,10 @@ export class Pointer {
   //   turnView(yaw, pitch)      3-D: the view was turned
   //   is3d()                    whether empty space turns the view (3-D) or places the target
   //   follows()                 whether the target follows the pointer with no button pressed
-  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows }) {
-    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows });
+  //                             (in 3-D a tap also places it, for touch screens)
+  //   pick([x, y])              the world point a canvas point places the target on, or null
+  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick }) {
+    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick });
     this.gesture = null;
     canvas.addEventListener('pointerdown', (event) => this.down(event));
     canvas.addEventListener('pointermove', (event) => this.move(event));
@@ -51,7 +55,7 @@ export class Pointer {
       this.gesture = { kind: 'turn', start: at, yaw: this.view.yaw, pitch: this.view.pitch };
     } else {
       this.gesture = { kind: 'drag', name: 'target', offset: [0, 0], depth: 0 };
-      this.moveHandle('target', this.view.unproject(at[0], at[1], 0));
+      this.place(at);
     }
     this.pointerId = event.pointerId;
     this.canvas.setPointerCapture(event.pointerId);
@@ -63,7 +67,7 @@ export class Pointer {
     const at = this.local(event);
     const g = this.gesture;
     if (!g) {
-      if (this.follows()) this.moveHandle('target', this.view.unproject(at[0], at[1], 0));
+      if (this.follows()) this.place(at);
       else this.canvas.classList.toggle('over-handle', this.hit(at, event.pointerType) !== null);
       return;
     }
@@ -76,8 +80,18 @@ export class Pointer {
     }
   }
 
+  place(at) {
+    const world = this.pick(at);
+    if (world) this.moveHandle('target', world);
+  }
+
   up(event) {
-    if (!this.gesture || event.pointerId !== this.pointerId) return;
+    const g = this.gesture;
+    if (!g || event.pointerId !== this.pointerId) return;
+    const at = this.local(event);
+    if (g.kind === 'turn' && this.follows() && Math.hypot(at[0] - g.start[0], at[1] - g.start[1]) < TAP_PIXELS) {
+      this.place(at);
+    }
     this.gesture = null;
     this.canvas.classList.remove('dragging', 'turning');
   }

@@ -94,7 +94,8 @@ export class Reach {
   // The walker after its last update (the exports of web/wasm/walker.c).
   walkerOutcome(status) {
     const e = this.exports;
-    const [x, y, z, heading] = this.reals(e.reach_wasm_walker_body(), 4);
+    const body = this.reals(e.reach_wasm_walker_body(), 13);
+    const [x, y, z, heading] = body;
     const legs = [];
     let pointer = e.reach_wasm_walker_joints();
     for (let leg = 0; leg < e.reach_wasm_walker_leg_count(); leg++) {
@@ -104,16 +105,48 @@ export class Reach {
       legs.push({
         joints: Array.from({ length: count }, (_, j) => flat.slice(3 * j, 3 * j + 3)),
         planted: e.reach_wasm_walker_planted(leg) !== 0,
+        steps: e.reach_wasm_walker_leg_steps(leg),
         lift: e.reach_wasm_walker_lift(leg),
       });
     }
     return {
       status,
       statusText: this.statusText(status),
-      body: { position: [x, y, z], heading },
+      body: {
+        position: [x, y, z],
+        heading,
+        forward: body.slice(4, 7),
+        left: body.slice(7, 10),
+        up: body.slice(10, 13),
+      },
       legs,
       steps: e.reach_wasm_walker_steps(),
       forcedSteps: e.reach_wasm_walker_forced_steps(),
+    };
+  }
+
+  groundHeight(x, y) {
+    return this.exports.reach_wasm_walker_ground_height(x, y);
+  }
+
+  // The robot arm after its last solve (the exports of web/wasm/robot.c): the frames of its
+  // joints and flange, its joint values and the goal frame, with the module's report.
+  robotOutcome(status) {
+    const e = this.exports;
+    const count = e.reach_wasm_robot_joint_count();
+    const frameAt = (flat) =>
+      ({ origin: flat.slice(0, 3), x: flat.slice(3, 6), y: flat.slice(6, 9), z: flat.slice(9, 12) });
+    const flat = this.reals(e.reach_wasm_robot_frames(), (count + 1) * 12);
+    return {
+      status,
+      statusText: this.statusText(status),
+      frames: Array.from({ length: count + 1 }, (_, i) => frameAt(flat.slice(12 * i, 12 * i + 12))),
+      values: this.reals(e.reach_wasm_robot_values(), count),
+      goal: frameAt(this.reals(e.reach_wasm_robot_goal(), 12)),
+      iterations: e.reach_wasm_iterations(),
+      residual: e.reach_wasm_residual(),
+      angleResidual: e.reach_wasm_robot_angle_residual(),
+      reached: e.reach_wasm_reached() !== 0,
     };
   }
 }

@@ -1,10 +1,14 @@
-// The camera: world (y up) to canvas pixels and back. Orthographic, so a drag moves a handle
-// in the plane facing the viewer by exactly the pointer's motion, and a sphere of radius r
-// draws as a circle of radius r × scale. The 2-D view is the same camera looking straight
-// down -z with no turn.
+// The camera: world to canvas pixels and back. Orthographic, so a drag moves a handle in the
+// plane facing the viewer by exactly the pointer's motion, and a sphere of radius r draws as a
+// circle of radius r × scale. The 2-D view is the same camera looking straight down -z with no
+// turn. The chains' world has y up; the robot's and the walker's (as the library's walker and
+// DH tables have it) z up, which the camera turns into its own y-up frame.
 
-const MIN_PITCH = -1.45;
-const MAX_PITCH = 1.45;
+const PITCH_RANGE = [-1.45, 1.45];
+
+// z up → y up, keeping the handedness: (x, y, z) → (x, z, -y), and back.
+const fromZUp = (p) => [p[0], p[2], -p[1]];
+const toZUp = (p) => [p[0], -p[2], p[1]];
 
 export class View {
   constructor() {
@@ -15,11 +19,19 @@ export class View {
     this.centerY = 0;
     this.focus = [0, 0, 0]; // the world point drawn at the centre
     this.rows = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+    this.zUp = false;
+    this.pitchRange = PITCH_RANGE;
+  }
+
+  // Which way is up in the world, and how far the view may tip (rad; positive looks down).
+  setWorld({ zUp = false, pitchRange = PITCH_RANGE } = {}) {
+    this.zUp = zUp;
+    this.pitchRange = pitchRange;
   }
 
   // Fits a world extent (half-width around the focus point) into a canvas of width × height.
   fit(width, height, extent, focus = [0, 0, 0]) {
-    this.focus = focus;
+    this.focus = this.zUp ? fromZUp(focus) : focus;
     this.scale = Math.min(width, height) / (2 * extent);
     this.centerX = width / 2;
     this.centerY = height / 2;
@@ -27,7 +39,7 @@ export class View {
 
   setAngles(yaw, pitch) {
     this.yaw = yaw;
-    this.pitch = Math.min(MAX_PITCH, Math.max(MIN_PITCH, pitch));
+    this.pitch = Math.min(this.pitchRange[1], Math.max(this.pitchRange[0], pitch));
     // Rows of R = Rx(pitch) · Ry(yaw): the camera's right, up and toward-the-viewer axes.
     const cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
     const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch);
@@ -39,8 +51,9 @@ export class View {
   }
 
   // World point → [x, y, depth]: canvas pixels and distance toward the viewer.
-  project(p) {
+  project(world) {
     const [right, up, toward] = this.rows;
+    const p = this.zUp ? fromZUp(world) : world;
     const f = this.focus;
     const dot = (r) => r[0] * (p[0] - f[0]) + r[1] * (p[1] - f[1]) + r[2] * (p[2] - f[2]);
     return [this.centerX + dot(right) * this.scale, this.centerY - dot(up) * this.scale, dot(toward)];
@@ -50,6 +63,17 @@ export class View {
   unproject(x, y, depth) {
     const c = [(x - this.centerX) / this.scale, (this.centerY - y) / this.scale, depth];
     const [right, up, toward] = this.rows;
-    return [0, 1, 2].map((i) => this.focus[i] + right[i] * c[0] + up[i] * c[1] + toward[i] * c[2]);
+    const p = [0, 1, 2].map((i) => this.focus[i] + right[i] * c[0] + up[i] * c[1] + toward[i] * c[2]);
+    return this.zUp ? toZUp(p) : p;
+  }
+
+  // The camera's axes in world coordinates (unit): right and up on the canvas, and toward the viewer.
+  axes() {
+    const [right, up, toward] = this.rows.map((row) => (this.zUp ? toZUp(row) : row.slice()));
+    return { right, up, toward };
+  }
+
+  towardViewer() {
+    return this.axes().toward;
   }
 }

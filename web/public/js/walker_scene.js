@@ -1,32 +1,86 @@
-// The walker scene: a creature that walks toward the target, which follows the pointer.
+// The walker scene: a creature that walks toward the target, which follows the pointer: from
+// above on flat ground, or in 3-D on a terrain, where the target is the point of the ground
+// under the pointer.
 import { WalkerPainter } from './draw_walker.js';
+import { WalkerPainter3d } from './draw_walker_3d.js';
+import { TERRAIN_HALF, Terrain } from './terrain.js';
 
-const VIEW_EXTENT = 8; // world units from the centre to the nearer canvas edge
+const VIEW_EXTENT = { 2: 8, 3: 7.2 }; // world units from the centre to the nearer canvas edge
 const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
+// 3-D: the view starts from behind and to the side, above, and never tips so low that the
+// pointer's ray would miss the ground or meet it far away.
+const VIEW_3D = { yaw: -0.45, pitch: 0.75 };
+const PITCH_RANGE_3D = [0.45, 1.45];
+// Rounds of "meet the plane at the last height, read the height there" to find the ground
+// under the pointer; each one shrinks the error by the slope times cot(pitch), under 0.6 here.
+const PICK_ROUNDS = 12;
 
 export class WalkerScene {
   constructor(app) {
     this.app = app;
     this.legCount = null;
+    this.terrain = null; // one of the solver's terrains
+    this.chosen = {}; // per solver id: the leg count and terrain last used, so each keeps its own
     this.speed = 1.5;
     this.outcome = null;
-    this.painter = new WalkerPainter();
+    this.ground = new Terrain(app.reach);
+    this.painters = { 2: new WalkerPainter(), 3: new WalkerPainter3d(this.ground) };
     this.follows = true; // the target follows the pointer even without a button pressed
   }
 
   enter(solver) {
     const { app } = this;
     this.solver = solver;
-    if (!solver.legCounts.includes(this.legCount)) this.legCount = solver.legCounts[0];
-    app.target[2] = 0;
-    app.view.setAngles(0, 0);
-    this.outcome = solver.start(app.reach, this.legCount);
-    this.painter.reset();
-    app.panel.showWalker(solver.legCounts, this.legCount, this.speed, SPEED_RANGE);
+    this.chosen[solver.id] ??= { legCount: solver.legCounts[0], terrain: solver.terrains[0] };
+    ({ legCount: this.legCount, terrain: this.terrain } = this.chosen[solver.id]);
+    if (solver.dims === 3) {
+      app.view.setWorld({ zUp: true, pitchRange: PITCH_RANGE_3D });
+      app.view.setAngles(VIEW_3D.yaw, VIEW_3D.pitch);
+    } else {
+      app.view.setWorld();
+      app.view.setAngles(0, 0);
+    }
+    this.restart(this.legCount);
+    // From above the target stays where it was, in the plane; in 3-D the creature stands where
+    // it starts until the pointer moves.
+    app.target = solver.dims === 3 ? [0, 0, this.ground.height(0, 0)] : [app.target[0], app.target[1], 0];
+    app.panel.showWalker(solver, this.legCount, this.terrain, this.speed, SPEED_RANGE);
   }
 
+  // Starts the creature afresh; returns the outcome (check its status).
+  restart(legCount) {
+    const outcome = this.solver.start(this.app.reach, legCount, this.terrain);
+    if (outcome.status !== 0) return outcome;
+    this.outcome = outcome;
+    this.legCount = legCount;
+    this.chosen[this.solver.id] = { legCount, terrain: this.terrain };
+    if (this.solver.dims === 3) this.ground.rebuild();
+    this.painter = this.painters[this.solver.dims];
+    this.painter.reset();
+    return outcome;
+  }
+
+  // 3-D has no handle to grab: the target is wherever the pointer is over the ground, and a
+  // drag turns the view.
   handles() {
-    return { target: this.app.target };
+    return this.solver.dims === 3 ? {} : { target: this.app.target };
+  }
+
+  // The world point under the canvas point at: on the plane in 2-D, on the terrain in 3-D.
+  pick([x, y]) {
+    const { view } = this.app;
+    if (this.solver.dims === 2) return view.unproject(x, y, 0);
+    const origin = view.unproject(x, y, 0);
+    const toward = view.towardViewer();
+    if (!(toward[2] > 0.1)) return null;
+    let ground = [origin[0], origin[1]];
+    let height = 0;
+    for (let round = 0; round < PICK_ROUNDS; round++) {
+      const t = (height - origin[2]) / toward[2];
+      ground = this.ground.clamp(origin[0] + t * toward[0], origin[1] + t * toward[1]);
+      height = this.ground.height(ground[0], ground[1]);
+    }
+    return [ground[0], ground[1], height];
   }
 
   goalMoved() {
@@ -39,12 +93,18 @@ export class WalkerScene {
 
   // Returns an error to show, or ''.
   setLegCount(count) {
-    const outcome = this.solver.start(this.app.reach, count);
-    if (outcome.status !== 0) return outcome.statusText;
-    this.legCount = count;
-    this.outcome = outcome;
-    this.painter.reset();
-    return '';
+    const outcome = this.restart(count);
+    return outcome.status === 0 ? '' : outcome.statusText;
+  }
+
+  setTerrain(name) {
+    const terrain = this.solver.terrains.find((t) => t.name === name);
+    if (!terrain) return `no terrain called ${name}`;
+    const previous = this.terrain;
+    this.terrain = terrain;
+    const outcome = this.restart(this.legCount);
+    if (outcome.status !== 0) this.terrain = previous;
+    return outcome.status === 0 ? '' : outcome.statusText;
   }
 
   setSpeed(speed) {
@@ -52,7 +112,7 @@ export class WalkerScene {
   }
 
   fit(width, height) {
-    this.app.view.fit(width, height, VIEW_EXTENT);
+    this.app.view.fit(width, height, VIEW_EXTENT[this.solver.dims]);
   }
 
   draw(ctx) {
@@ -62,21 +122,25 @@ export class WalkerScene {
   readout() {
     const { outcome } = this;
     const planted = outcome.legs.filter((leg) => leg.planted).length;
-    const [x, y] = outcome.body.position;
+    const [x, y, z] = outcome.body.position;
     const distance = Math.hypot(this.app.target[0] - x, this.app.target[1] - y);
-    return [
+    const rows = [
       ['feet planted', `${planted} of ${outcome.legs.length}`, ''],
       ['steps', String(outcome.steps), ''],
       ['forced steps', String(outcome.forcedSteps), outcome.forcedSteps ? 'warn' : ''],
       ['target distance', distance.toFixed(2), ''],
-      ['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad'],
     ];
+    if (this.solver.dims === 3) rows.push(['body height', (z - this.ground.height(x, y)).toFixed(2), '']);
+    rows.push(['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad']);
+    return rows;
   }
 
   snapshot(onScreen) {
     const { outcome } = this;
     return {
       legCount: this.legCount,
+      terrain: this.terrain.name,
+      terrainHalf: TERRAIN_HALF,
       speed: this.speed,
       body: outcome.body,
       legs: outcome.legs,
@@ -84,7 +148,10 @@ export class WalkerScene {
       forcedSteps: outcome.forcedSteps,
       status: outcome.status,
       statusText: outcome.statusText,
-      screen: { body: onScreen(outcome.body.position) },
+      screen: {
+        body: onScreen(outcome.body.position),
+        feet: outcome.legs.map((leg) => onScreen(leg.joints[leg.joints.length - 1])),
+      },
     };
   }
 }

@@ -2,6 +2,7 @@
 export default {
   id: 'two-bone-2d',
   name: 'Two-bone, 2-D',
+  group: 'Two-bone',
   summary:
     'Closed form without trigonometry: the elbow sits where the circles around the shoulder and ' +
     'the target meet. The pole picks the side; the faint elbow is the other solution.',

@@ -2,6 +2,7 @@
 export default {
   id: 'two-bone-3d',
   name: 'Two-bone, 3-D',
+  group: 'Two-bone',
   summary:
     'Closed form in space: the knee bends in the plane of the hip, the target and the pole, ' +
     'on the pole’s side. Drag empty space to turn the view.',

@@ -1,0 +1,31 @@
+// Properties the module's answers must have, shared by the module checks: finite joints, bones
+// that keep their lengths, bends within a limit, and random points to aim at.
+import { expect, expectNear } from './harness.mjs';
+import { dot, norm, sub, total, unit } from './support.mjs';
+
+// The library's float tolerance for "reached" is 1e-4 × chain length; the checks use the same.
+export const tolerance = (lengths) => 1e-4 * total(lengths);
+
+export function expectFinite(joints, what) {
+  expect(joints.flat().every(Number.isFinite), `${what}: a joint is not finite: ${JSON.stringify(joints)}`);
+}
+
+export function expectLengths(joints, lengths, what) {
+  lengths.forEach((length, bone) => {
+    expectNear(norm(sub(joints[bone + 1], joints[bone])), length, tolerance(lengths), `${what}: bone ${bone + 1}`);
+  });
+}
+
+// The angle between neighbouring bones stays within the limit at every joint past the root.
+export function expectBendsWithin(joints, limit, what) {
+  for (let i = 1; i < joints.length - 1; i++) {
+    const cosine = dot(unit(sub(joints[i], joints[i - 1])), unit(sub(joints[i + 1], joints[i])));
+    const bend = Math.acos(Math.min(1, Math.max(-1, cosine)));
+    expect(bend <= limit + 1e-3, `${what}: joint ${i} bends ${bend} past ${limit}`);
+  }
+}
+
+// A point in the cube of half-width radius (the square, in 2-D) around the root.
+export function randomPoint(next, radius, dims) {
+  return [0, 0, 0].map((_, i) => (i < dims ? (2 * next() - 1) * radius : 0));
+}
