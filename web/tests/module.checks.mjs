@@ -184,7 +184,7 @@ export async function moduleChecks() {
     const e = reach.exports;
     const dt = 1 / 60;
     for (const legCount of [8, 6, 4, 2]) {
-      let outcome = reach.walkerOutcome(e.reach_wasm_walker_start(legCount, 2));
+      let outcome = reach.walkerOutcome(e.reach_wasm_walker_start(legCount, 2, 0));
       expect(outcome.status === 0 && outcome.legs.length === legCount, `${legCount} legs: ${outcome.statusText}`);
       const boneLengths = outcome.legs.map((leg) => leg.joints.slice(1).map((j, b) => norm(sub(j, leg.joints[b]))));
       for (const goal of [[6, 4], [-5, 3], [0, -6]]) {
@@ -220,7 +220,7 @@ export async function moduleChecks() {
     const reach = loadModule();
     const e = reach.exports;
     expect(e.reach_wasm_walker_follow(1, 1, 1, 0.1) !== 0, 'a walker that was never started walked');
-    expect(e.reach_wasm_walker_start(8, 2) === 0, 'start');
+    expect(e.reach_wasm_walker_start(8, 2, 0) === 0, 'start');
     for (let frame = 0; frame < 30; frame++) e.reach_wasm_walker_follow(3, 2, 1.5, 1 / 60);
     const before = JSON.stringify(reach.walkerOutcome(0));
     const refused = [
@@ -231,7 +231,7 @@ export async function moduleChecks() {
       expect(e.reach_wasm_walker_follow(...args) !== 0, `follow(${args}) was accepted`);
     }
     for (const [legs, dims] of [[7, 2], [0, 2], [-2, 2], [34, 2], [8, 4], [8, 0]]) {
-      expect(e.reach_wasm_walker_start(legs, dims) !== 0, `start(${legs}, ${dims}) was accepted`);
+      expect(e.reach_wasm_walker_start(legs, dims, 0) !== 0, `start(${legs}, ${dims}) was accepted`);
     }
     expect(JSON.stringify(reach.walkerOutcome(0)) === before, 'a refused call changed the walker');
   });

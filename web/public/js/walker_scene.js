@@ -5,7 +5,7 @@ import { WalkerPainter } from './draw_walker.js';
 import { WalkerPainter3d } from './draw_walker_3d.js';
 import { TERRAIN_HALF, Terrain } from './terrain.js';
 
-const VIEW_EXTENT = { 2: 8, 3: 7.2 }; // world units from the centre to the nearer canvas edge
+const VIEW_EXTENT = { 2: 8, 3: 7.6 }; // world units from the centre to the nearer canvas edge
 const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
 // 3-D: the view starts from behind and to the side, above, and never tips so low that the
 // pointer's ray would miss the ground or meet it far away.
