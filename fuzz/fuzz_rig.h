@@ -115,9 +115,7 @@ static inline void fuzz_rig_skeleton(fuzz_rig *r, fuzz_input *in, int count) {
         if (r->raw & FUZZ_RAW_REST) {
             r->rest[i] = fuzz_transform(in);
         } else {
-            /* Rest rotations need not be unit: any non-zero length is valid. */
-            reach_quat q = fuzz_quat(in);
-            if (!reach_quat_is_finite(q) || !(reach_quat_dot(q, q) > 0)) q = reach_quat_identity();
+            reach_quat q = fuzz_unit_quat(in);
             r->rest[i] = reach_transform_make(q, fuzz_finite_vec3(in));
         }
         r->joints[i] = (r->raw & FUZZ_RAW_JOINTS) ? fuzz_raw_joint(in) : fuzz_valid_joint(in);

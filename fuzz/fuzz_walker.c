@@ -91,26 +91,35 @@ static void fuzz_leg(reach_walker_leg_def *leg, fuzz_input *in, int raw) {
     leg->limited = (shape >> 6) & 1;
 }
 
-/* Known (docs/reliability.md): a 2-D two-bone leg whose foot stands on its hip, or within a
- * rounding of it, gets no usable bend plane from its knee, and the two-bone solver's fallback
- * perpendicular can stand the knee straight up off z = 0 (seen: 2 units, a whole bone);
- * and a two-bone leg with a bone shorter than REACH_ZERO_LENGTH_RATIO of the leg passes init but
- * every solve refuses it, so the leg keeps its first shape (off the plane when that frame was
- * the first case). Not checked until fixed. */
+/* Known (docs/reliability.md), two-bone legs in 2-D, not checked until fixed:
+ *   - a foot on its hip, or within a rounding of it, gives the knee no bend plane, and the knee
+ *     can stand straight up off z = 0 (seen: a whole bone's length) until the foot moves;
+ *   - init accepts legs the two-bone solver refuses (a bone shorter than REACH_ZERO_LENGTH_RATIO
+ *     of the leg, bones below the smallest normal number or the resolution of the leg's
+ *     coordinates); such a leg is never solved and keeps its starting shape, off the plane when
+ *     its foot started on its hip. */
 static int known_off_plane(const reach_walker_leg *leg) {
     if (leg->def.solver != REACH_LEG_TWO_BONE) return 0;
-    reach_real a = leg->def.bone_lengths[0], b = leg->def.bone_lengths[1];
-    if (reach_min(a, b) < REACH_ZERO_LENGTH_RATIO * (a + b)) return 1;
     double dx = (double)leg->foot.x - (double)leg->hip.x, dy = (double)leg->foot.y - (double)leg->hip.y;
-    return sqrt(dx * dx + dy * dy) <= 1e-4 * (double)leg->def.reach;
+    if (sqrt(dx * dx + dy * dy) <= 1e-4 * (double)leg->def.reach) return 1;
+    reach_two_bone_input limb;
+    limb.root = leg->hip;
+    limb.mid = reach_vec3_add(limb.root, reach_vec3_make(leg->def.bone_lengths[0], 0, 0));
+    limb.end = reach_vec3_add(limb.mid, reach_vec3_make(leg->def.bone_lengths[1], 0, 0));
+    limb.target = leg->foot;
+    limb.pole = limb.root;
+    limb.use_pole = 0;
+    reach_two_bone_output out;
+    return reach_two_bone_solve(&limb, NULL, &out) != REACH_OK;
 }
 
 /* Known (docs/reliability.md): the walker takes finite but huge numbers and comes out NaN. Its
  * body fit through the feet multiplies squared distances, so legs, hips, rests or feet past
  * about 1e9 rig units (float; 1e77 in double) overflow it; so do step settings or ground
  * heights near the floating-point range (a swing arc 1e38 high, heights whose sum overflows),
- * and a body so far out that its legs fall below the coordinates' resolution takes a fallback
- * shape off the 2-D plane. Such walkers are not checked until the walker refuses them the way
+ * a knee direction so long that turning it overflows (the knee then bends straight up, off the
+ * 2-D plane), and a body so far out that its legs fall below the coordinates' resolution takes a
+ * fallback shape off the 2-D plane. Such walkers are not checked until the walker refuses them the way
  * the solvers refuse coordinates they cannot compute with (REACH_ERROR_OUT_OF_RANGE). */
 #ifdef REACH_DOUBLE
 #define KNOWN_REACH_LIMIT 1e75
@@ -127,6 +136,8 @@ static int has_huge_numbers(const reach_walker *w) {
         double hip = fmax(fabs((double)d->hip.x), fmax(fabs((double)d->hip.y), fabs((double)d->hip.z)));
         double rest = fmax(fabs((double)d->rest.x), fabs((double)d->rest.y));
         double foot = fmax(fabs((double)w->legs[i].foot.x), fabs((double)w->legs[i].foot.y));
+        double knee = fmax(fabs((double)d->knee.x), fmax(fabs((double)d->knee.y), fabs((double)d->knee.z)));
+        if (knee > KNOWN_REACH_LIMIT) return 1;
         if (fmax(fmax((double)d->reach, foot), fmax(hip, rest)) > KNOWN_REACH_LIMIT) return 1;
     }
     if (fmax(fabs((double)w->position.x), fabs((double)w->position.y)) > KNOWN_REACH_LIMIT) return 1;
