@@ -5,7 +5,7 @@
 
 int main(void) {
     reach_two_bone_input leg = {0};
-    leg.root = reach_vec3_make(0, 1, 0);    /* hip */
+    leg.root = reach_vec3_make(0, 1, 0);            /* hip */
     leg.mid = reach_vec3_make(0, REACH_R(0.55), 0); /* knee */
     leg.end = reach_vec3_make(0, REACH_R(0.1), 0);  /* ankle */
     leg.target = reach_vec3_make(REACH_R(0.2), REACH_R(0.3), REACH_R(0.3));

@@ -278,7 +278,8 @@ static void aim_zero_direction_keeps_projected_current(void **state) {
     assert_int_equal(reach_joint_aim(&hinge, reach_quat_identity(), reach_quat_identity(), current,
                                      reach_vec3_make(0, 1, 0), reach_vec3_zero(), &out),
                      1);
-    ASSERT_QUAT_NEAR(out, reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(0.5)), TEST_REACH_TOL, "projected");
+    ASSERT_QUAT_NEAR(out, reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(0.5)), TEST_REACH_TOL,
+                     "projected");
 }
 
 int main(void) {
