@@ -4,27 +4,12 @@
 // changes nothing.
 import { check, expect, expectNear } from './harness.mjs';
 import { cross, dot, loadModule, norm, random, sub, total, unit } from './support.mjs';
-import { expectBendsWithin, expectFinite, expectLengths, randomPoint, tolerance } from './properties.mjs';
+import {
+  expectBendsWithin, expectEndPlaced, expectFinite, expectLengths, randomPoint, tolerance,
+} from './properties.mjs';
 
 const CASES = 2000;
 const ITERATIVE_CASES = 300;
-
-// Where the end must be: on the ray toward the target at the nearest distance the limb can
-// reach, [|L1 − L2|, L1 + L2] (the target itself when it is in range).
-function expectEndPlaced(outcome, target, lengths, what) {
-  const [root, , end] = outcome.pose;
-  const [l1, l2] = lengths;
-  const d = norm(sub(target, root));
-  const placed = Math.min(Math.max(d, Math.abs(l1 - l2)), l1 + l2);
-  const eps = tolerance(lengths);
-  expectNear(norm(sub(end, root)), placed, eps, `${what}: end distance from the root`);
-  expectNear(outcome.residual, norm(sub(target, end)), eps, `${what}: residual`);
-  if (d > 1e-3 * total(lengths)) {
-    expect(dot(unit(sub(end, root)), unit(sub(target, root))) > 1 - 1e-4, `${what}: the end is off the target ray`);
-  }
-  if (Math.abs(d - placed) > 10 * eps) expect(!outcome.reached, `${what}: out of range but reported reached`);
-  else if (d > Math.abs(l1 - l2) + 10 * eps && d < l1 + l2 - 10 * eps) expect(outcome.reached, `${what}: not reached`);
-}
 
 // How far the mid joint stands off the root→end line, relative to the chain: below this the
 // limb is straight and has no side.

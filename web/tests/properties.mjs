@@ -1,5 +1,6 @@
 // Properties the module's answers must have, shared by the module checks: finite joints, bones
-// that keep their lengths, bends within a limit, and random points to aim at.
+// that keep their lengths, a two-bone end where it must be, bends within a limit, and random
+// points to aim at.
 import { expect, expectNear } from './harness.mjs';
 import { dot, norm, sub, total, unit } from './support.mjs';
 
@@ -28,4 +29,21 @@ export function expectBendsWithin(joints, limit, what) {
 // A point in the cube of half-width radius (the square, in 2-D) around the root.
 export function randomPoint(next, radius, dims) {
   return [0, 0, 0].map((_, i) => (i < dims ? (2 * next() - 1) * radius : 0));
+}
+
+// Where the end must be: on the ray toward the target at the nearest distance the limb can
+// reach, [|L1 − L2|, L1 + L2] (the target itself when it is in range).
+export function expectEndPlaced(outcome, target, lengths, what) {
+  const [root, , end] = outcome.pose;
+  const [l1, l2] = lengths;
+  const d = norm(sub(target, root));
+  const placed = Math.min(Math.max(d, Math.abs(l1 - l2)), l1 + l2);
+  const eps = tolerance(lengths);
+  expectNear(norm(sub(end, root)), placed, eps, `${what}: end distance from the root`);
+  expectNear(outcome.residual, norm(sub(target, end)), eps, `${what}: residual`);
+  if (d > 1e-3 * total(lengths)) {
+    expect(dot(unit(sub(end, root)), unit(sub(target, root))) > 1 - 1e-4, `${what}: the end is off the target ray`);
+  }
+  if (Math.abs(d - placed) > 10 * eps) expect(!outcome.reached, `${what}: out of range but reported reached`);
+  else if (d > Math.abs(l1 - l2) + 10 * eps && d < l1 + l2 - 10 * eps) expect(outcome.reached, `${what}: not reached`);
 }

@@ -8,6 +8,7 @@ import { moduleChecks } from './module.checks.mjs';
 import { jacobianChecks } from './jacobian.checks.mjs';
 import { robotChecks } from './robot.checks.mjs';
 import { walker3dChecks } from './walker3d.checks.mjs';
+import { crowdChecks } from './crowd.checks.mjs';
 import { playgroundChecks } from './playground.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
@@ -18,5 +19,6 @@ await moduleChecks();
 await jacobianChecks();
 await robotChecks();
 await walker3dChecks();
+await crowdChecks();
 await playgroundChecks();
 process.exit(summary());

@@ -10,7 +10,7 @@ import { OUT, add, dot, norm, scale, sub, total, unit } from './support.mjs';
 import { READY, expectFrameNear, toolFrame } from './ur5.mjs';
 import { JACOBIAN_SOLVERS } from '../public/js/solvers/jacobian.js';
 
-export const SCENE_SCREENSHOTS = ['jacobian', 'robot', 'walker-3d'];
+export const SCENE_SCREENSHOTS = ['jacobian', 'robot', 'crowd', 'walker-3d'];
 
 const DEGREES = Math.PI / 180;
 const TRANSPOSE = 0;
@@ -165,6 +165,41 @@ export async function sceneChecks({ page }) {
       else expect(s.reached && miss < 2e-4, `method ${method} left ${miss} m`);
     }
     await page.selectOption('#robot-method', '2');
+  });
+
+  await check('the crowd: every arm reaches for the target under the pointer, in one batch call', async () => {
+    await page.selectOption('#solver', 'crowd');
+    let s = await state();
+    expect(s.kind === 'crowd' && s.arms === 1024 && s.roots.length === 1024, `${s.solver}: ${s.roots?.length} arms`);
+    expect(s.isa === 'wasm-simd', `the batch runs on ${s.isa}`);
+    const box = await page.locator('#scene').boundingBox();
+    for (const [arms, at] of [[1024, [0.6, 0.4]], [4096, [0.45, 0.55]]]) {
+      if (arms !== s.arms) await page.selectOption('#arms', String(arms));
+      const pixel = [box.x + at[0] * box.width, box.y + at[1] * box.height];
+      await page.mouse.move(pixel[0], pixel[1], { steps: 6 });
+      s = await state();
+      expect(s.status === 0 && s.roots.length === arms, `${arms} arms: ${s.statusText}`);
+      expect(norm(sub(s.screen.target, pixel)) < 1.5, `target drawn at ${s.screen.target}, pointer at ${pixel}`);
+      // Every arm whose range holds the target has its hand on it, and no other says it reached.
+      let inRange = 0;
+      s.roots.forEach((root, k) => {
+        const upper = norm(sub(s.mids[k], root)), lower = norm(sub(s.ends[k], s.mids[k]));
+        const d = norm(sub(s.target, root));
+        const margin = 1e-3 * (upper + lower);
+        if (d > Math.abs(upper - lower) + margin && d < upper + lower - margin) {
+          inRange++;
+          expect(s.reachedArms[k], `arm ${k} could reach ${s.target} but did not`);
+          expect(norm(sub(s.ends[k], s.target)) < 1e-4 * (upper + lower), `arm ${k}'s hand is off the target`);
+        } else if (d > upper + lower + margin) {
+          expect(!s.reachedArms[k], `arm ${k} is out of range but reported reached`);
+        }
+      });
+      expect(inRange > 0, `no arm can reach ${s.target}`);
+      expect(s.msPerCall > 0, `the batch call timed at ${s.msPerCall} ms`);
+    }
+    await page.selectOption('#arms', '1024');
+    await page.mouse.move(box.x + 0.6 * box.width, box.y + 0.4 * box.height, { steps: 4 });
+    await page.screenshot({ path: path.join(OUT, 'playground-crowd.png') });
   });
 
   await check('the 3-D walker walks toward the ground under the pointer; planted feet do not slide', async () => {

@@ -94,6 +94,23 @@ const reach_real *REACH_WASM_EXPORT(reach_wasm_robot_values)(void); /* the six j
 const reach_real *REACH_WASM_EXPORT(reach_wasm_robot_goal)(void);
 reach_real REACH_WASM_EXPORT(reach_wasm_robot_angle_residual)(void); /* rad; 0 without orientation */
 
+/* ---- the crowd: many two-bone arms solved together by the batch solver ------------------ */
+
+/* limbs arms (1 to 4096) on a square grid of shoulders 0.5 apart and 0.25 above the ground
+ * (z up), standing straight up, each with its own bone lengths and a pole that bends its elbow
+ * away from the middle of the crowd. */
+int REACH_WASM_EXPORT(reach_wasm_crowd_start)(int limbs);
+/* Every arm reaches for the target from its present pose (reach_two_bone_solve_batch). */
+int REACH_WASM_EXPORT(reach_wasm_crowd_follow)(reach_real target_x, reach_real target_y, reach_real target_z);
+int REACH_WASM_EXPORT(reach_wasm_crowd_count)(void);
+/* Room per coordinate array: the points are capacity reals per coordinate, x, y, z for the
+ * roots, then the mids, the ends and the poles; the first count of each are the arms'. */
+int REACH_WASM_EXPORT(reach_wasm_crowd_capacity)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_crowd_points)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_crowd_residuals)(void);  /* count reals */
+const unsigned char *REACH_WASM_EXPORT(reach_wasm_crowd_reached)(void); /* count bytes, 1: reached */
+const char *REACH_WASM_EXPORT(reach_wasm_crowd_isa)(void);              /* the batch path in use: "wasm-simd" */
+
 /* ---- the walker: a creature that walks toward a goal ------------------------------------- */
 
 /* A standard creature (include/reach/walker.h) of leg_count legs, standing at the origin facing

@@ -1,6 +1,6 @@
 // The playground: loads the library, keeps what the page shows, and ties input, solving and
 // drawing together. Every pose comes from the WebAssembly module; a scene (chain_scene.js,
-// robot_scene.js, walker_scene.js) knows how to drive its kind of solver.
+// robot_scene.js, crowd_scene.js, walker_scene.js) knows how to drive its kind of solver.
 
 import { loadReach } from './reach.js';
 import { availableSolvers } from './solvers/index.js';
@@ -8,6 +8,7 @@ import { View } from './view.js';
 import { Pointer } from './pointer.js';
 import { Panel } from './panel.js';
 import { ChainScene } from './chain_scene.js';
+import { CrowdScene } from './crowd_scene.js';
 import { RobotScene } from './robot_scene.js';
 import { WalkerScene } from './walker_scene.js';
 
@@ -130,9 +131,15 @@ async function start() {
     setMethod: (method) => sceneOf().setMethod(method),
     setOrientation: (orientation) => sceneOf().setOrientation(orientation),
     readyPose: () => sceneOf().ready(),
+    setArmCount: (count) => sceneOf().setArmCount(count),
   });
   app.panel.showLibrary(app.reach);
-  app.scenes = { chain: new ChainScene(app), robot: new RobotScene(app), walker: new WalkerScene(app) };
+  app.scenes = {
+    chain: new ChainScene(app),
+    robot: new RobotScene(app),
+    crowd: new CrowdScene(app),
+    walker: new WalkerScene(app),
+  };
   new Pointer(canvas, app.view, {
     handles: () => app.scene.handles(),
     moveHandle,

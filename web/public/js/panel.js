@@ -1,5 +1,5 @@
 // The side panel: solver choice, the chain's bone lengths and soft IK, the robot's method and
-// orientation, or the walker's legs, ground and speed, and the live readout.
+// orientation, the crowd's size, or the walker's legs, ground and speed, and the live readout.
 
 // Bone lengths the page offers, in world units: long enough to see, short enough to fit.
 export const LENGTH_RANGE = { min: 0.1, max: 3, step: 0.01 };
@@ -14,6 +14,7 @@ const HINTS = {
   walker2: 'Move the pointer over the canvas (or drag) and the creature walks toward it',
   walker3: 'Move the pointer over the ground (or tap it) and the creature walks there · drag to turn the view',
   robot3: 'Drag the target in the plane facing you · drag empty space to turn the view',
+  crowd3: 'Move the pointer and every arm reaches for the target · drag to turn the view',
 };
 const DEGREES = 180 / Math.PI;
 
@@ -21,7 +22,8 @@ export class Panel {
   // handlers: chooseSolver(id), setBoneCount(count), setBoneLength(bone, length) → error text
   // or '', setSoft(on, distance), setLimit(radians), setIterationCap(count),
   // setLegCount(count) → error text or '', setTerrain(name) → error text or '', setSpeed(speed),
-  // setMethod(method), setOrientation({ enabled, turn, tilt }), readyPose()
+  // setMethod(method), setOrientation({ enabled, turn, tilt }), readyPose(),
+  // setArmCount(count) → error text or ''
   constructor(solvers, handlers) {
     this.handlers = handlers;
     const select = $('solver');
@@ -82,6 +84,11 @@ export class Panel {
     $('robot-turn').addEventListener('input', orientationChanged);
     $('robot-tilt').addEventListener('input', orientationChanged);
     $('robot-ready').addEventListener('click', () => handlers.readyPose());
+
+    $('arms').addEventListener('change', () => {
+      const error = handlers.setArmCount(Number($('arms').value));
+      $('crowd-message').textContent = error ? `arms: ${error}` : '';
+    });
     $('speed').addEventListener('input', () => {
       $('speed-value').value = Number($('speed').value).toFixed(1);
       handlers.setSpeed(Number($('speed').value));
@@ -98,6 +105,7 @@ export class Panel {
     $('iterative-section').hidden = !chain || !solver.limits;
     $('walker-section').hidden = kind !== 'walker';
     $('robot-section').hidden = kind !== 'robot';
+    $('crowd-section').hidden = kind !== 'crowd';
     const hint = chain ? `${solver.usesPole ? 'pole' : 'chain'}${solver.dims}` : `${kind}${solver.dims}`;
     $('hint').textContent = HINTS[hint];
   }
@@ -130,6 +138,12 @@ export class Panel {
     Object.assign($('speed'), speedRange, { value: speed });
     $('speed-value').value = speed.toFixed(1);
     $('walker-message').textContent = '';
+  }
+
+  showCrowd(solver, arms) {
+    $('arms').replaceChildren(...solver.armCounts.map((count) => new Option(String(count), String(count))));
+    $('arms').value = String(arms);
+    $('crowd-message').textContent = '';
   }
 
   // orientation: { enabled, turn, tilt } (rad)

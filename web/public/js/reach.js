@@ -125,6 +125,31 @@ export class Reach {
     };
   }
 
+  // The crowd after its last solve (the exports of web/wasm/crowd.c): per arm its root, mid and
+  // end joints, residual and whether it reached.
+  crowdOutcome(status) {
+    const e = this.exports;
+    const count = e.reach_wasm_crowd_count();
+    const capacity = e.reach_wasm_crowd_capacity();
+    const base = e.reach_wasm_crowd_points();
+    const bytes = this.Real.BYTES_PER_ELEMENT;
+    const coordinate = (point, axis) => this.reals(base + (point * 3 + axis) * capacity * bytes, count);
+    const points = (point) => {
+      const [x, y, z] = [0, 1, 2].map((axis) => coordinate(point, axis));
+      return x.map((_, k) => [x[k], y[k], z[k]]);
+    };
+    return {
+      status,
+      statusText: this.statusText(status),
+      roots: points(0),
+      mids: points(1),
+      ends: points(2),
+      residuals: this.reals(e.reach_wasm_crowd_residuals(), count),
+      reached: Array.from(new Uint8Array(e.memory.buffer, e.reach_wasm_crowd_reached(), count), (r) => r !== 0),
+      isa: this.string(e.reach_wasm_crowd_isa()),
+    };
+  }
+
   groundHeight(x, y) {
     return this.exports.reach_wasm_walker_ground_height(x, y);
   }

@@ -2,7 +2,8 @@
 //   id, name, summary     identity and a few words for the panel
 //   group                 the heading it is listed under in the menu
 //   kind                  'chain' (the default): an IK chain with a target and a pole;
-//                         'robot': the robot arm; 'walker': a creature that walks toward the target
+//                         'robot': the robot arm; 'crowd': many arms solved as a batch;
+//                         'walker': a creature that walks toward the target
 //   dims                  2 or 3: how the scene is drawn and dragged
 //   requires              the WebAssembly exports it calls; without them it is not offered
 // A chain solver also has
@@ -17,6 +18,10 @@
 //   methods               the Jacobian methods it offers ({ method, name, summary }), the first the default
 //   start(reach), solve(reach, goal)   goal = { target, orientation: { enabled, turn, tilt },
 //                         method, maxIterations }; return reach.robotOutcome(status)
+// a crowd
+//   armCounts, defaultArms    the numbers of arms it offers, and the one it starts with
+//   start(reach, arms)    returns reach.crowdOutcome(status)
+//   follow(reach, target) the batch call alone (so it can be timed): returns its status
 // and a walker
 //   legCounts, terrains   the leg counts and terrains it offers, the first ones the defaults
 //   start(reach, legs, terrain), follow(reach, goal, speed, dt)   return reach.walkerOutcome(status)
@@ -26,11 +31,12 @@ import twoBone3d from './two_bone_3d.js';
 import { ccd2d, ccd3d, fabrik2d, fabrik3d } from './iterative.js';
 import { JACOBIAN_SOLVERS } from './jacobian.js';
 import robotUr5 from './robot_ur5.js';
+import crowd from './crowd.js';
 import { walker2d, walker3d } from './walker.js';
 
 // In menu order; each 3-D solver right after its 2-D sibling, and each group together.
 export const SOLVERS = [twoBone2d, twoBone3d, fabrik2d, fabrik3d, ccd2d, ccd3d, ...JACOBIAN_SOLVERS, robotUr5,
-  walker2d, walker3d];
+  crowd, walker2d, walker3d];
 
 export function availableSolvers(reach) {
   return SOLVERS.filter((solver) => solver.requires.every((name) => reach.has(name)));

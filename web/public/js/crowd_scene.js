@@ -1,0 +1,125 @@
+// The crowd scene: a grid of two-bone arms on the ground, all reaching for the target, which
+// hovers at a fixed height under the pointer. One batch call solves them all; the scene times it.
+import { drawCrowdScene } from './draw_crowd.js';
+
+const VIEW = { yaw: -0.5, pitch: 0.8 };
+const PITCH_RANGE = [0.3, 1.45];
+const TARGET_HEIGHT = 0.9; // the plane the target moves in, above the ground
+const SPACING = 0.5; // between shoulders, as web/wasm/crowd.c lays them out
+// Browsers coarsen their clock (to 0.1 ms in some), longer than one batch call can take, so the
+// time shown is measured over repeated calls: again for this long, at most this often.
+const TIMING_WINDOW_MS = 4;
+const TIMING_EVERY_MS = 500;
+
+export class CrowdScene {
+  constructor(app) {
+    this.app = app;
+    this.arms = null;
+    this.outcome = null;
+    this.timing = { perCall: null, calls: 0, at: -Infinity };
+    this.follows = true; // the target follows the pointer even without a button pressed
+  }
+
+  enter(solver) {
+    const { app } = this;
+    this.solver = solver;
+    this.arms ??= solver.defaultArms;
+    app.view.setWorld({ zUp: true, pitchRange: PITCH_RANGE });
+    app.view.setAngles(VIEW.yaw, VIEW.pitch);
+    app.target = [0, 0, TARGET_HEIGHT];
+    this.setArmCount(this.arms);
+    app.panel.showCrowd(solver, this.arms);
+  }
+
+  // Returns an error to show, or ''.
+  setArmCount(arms) {
+    const outcome = this.solver.start(this.app.reach, arms);
+    if (outcome.status !== 0) return outcome.statusText;
+    this.arms = arms;
+    this.outcome = outcome;
+    this.timing = { perCall: null, calls: 0, at: -Infinity };
+    this.app.resize();
+    this.solve();
+    return '';
+  }
+
+  handles() {
+    return {};
+  }
+
+  // The point of the target's plane under the canvas point.
+  pick([x, y]) {
+    const { view } = this.app;
+    const origin = view.unproject(x, y, 0);
+    const toward = view.towardViewer();
+    if (!(toward[2] > 0.1)) return null;
+    const t = (TARGET_HEIGHT - origin[2]) / toward[2];
+    return [origin[0] + t * toward[0], origin[1] + t * toward[1], TARGET_HEIGHT];
+  }
+
+  goalMoved() {
+    this.solve();
+  }
+
+  solve() {
+    const status = this.solver.follow(this.app.reach, this.app.target);
+    this.outcome = this.app.reach.crowdOutcome(status);
+    if (status === 0 && performance.now() - this.timing.at > TIMING_EVERY_MS) this.time();
+    this.app.requestRender();
+  }
+
+  // Solves again for the same target, from the pose just solved, which gives the same pose by
+  // the same work, until the clock has run long enough to be read.
+  time() {
+    const started = performance.now();
+    let calls = 0, elapsed = 0;
+    do {
+      this.solver.follow(this.app.reach, this.app.target);
+      calls++;
+      elapsed = performance.now() - started;
+    } while (elapsed < TIMING_WINDOW_MS);
+    this.timing = { perCall: elapsed / calls, calls, at: performance.now() };
+  }
+
+  // The whole grid, with room for the arms that lean out over its edge.
+  fit(width, height) {
+    const half = (SPACING * (Math.ceil(Math.sqrt(this.arms)) - 1)) / 2;
+    this.app.view.fit(width, height, 1.15 * half + 1.2);
+  }
+
+  draw(ctx) {
+    drawCrowdScene(ctx, this.app.view, this.outcome, this.app.target);
+  }
+
+  readout() {
+    const { outcome } = this;
+    const reached = outcome.reached.filter(Boolean).length;
+    const time = this.timing.perCall;
+    const measured = (text) => (time === null ? '—' : text);
+    return [
+      ['arms', String(outcome.roots.length), ''],
+      ['reached', `${reached} of ${outcome.roots.length}`, ''],
+      ['batch solve', measured(`${time?.toFixed(3)} ms`), ''],
+      ['per arm', measured(`${Math.round((time * 1e6) / outcome.roots.length)} ns`), ''],
+      ['batch path', outcome.isa, ''],
+      ['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad'],
+    ];
+  }
+
+  snapshot() {
+    const { outcome } = this;
+    return {
+      arms: this.arms,
+      roots: outcome.roots,
+      mids: outcome.mids,
+      ends: outcome.ends,
+      residuals: outcome.residuals,
+      reachedArms: outcome.reached,
+      isa: outcome.isa,
+      msPerCall: this.timing.perCall,
+      status: outcome.status,
+      statusText: outcome.statusText,
+      screen: {},
+    };
+  }
+}

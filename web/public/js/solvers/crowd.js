@@ -1,0 +1,25 @@
+// A crowd of two-bone arms solved together by the batch solver (include/reach/batch.h): one call
+// per frame for all of them, with the WebAssembly SIMD path inside.
+export default {
+  id: 'crowd',
+  kind: 'crowd',
+  name: 'Crowd of arms, batch, 3-D',
+  group: 'Batch',
+  summary:
+    'Hundreds or thousands of two-bone arms, each with its own bone lengths, all reaching for the ' +
+    'target in one call of the batch solver, which runs several arms per SIMD instruction. Arms ' +
+    'that cannot reach point straight at it. Drag empty space to turn the view.',
+  dims: 3,
+  armCounts: [256, 1024, 4096],
+  defaultArms: 1024,
+  requires: ['reach_wasm_crowd_start', 'reach_wasm_crowd_follow', 'reach_wasm_crowd_count',
+    'reach_wasm_crowd_capacity', 'reach_wasm_crowd_points', 'reach_wasm_crowd_residuals', 'reach_wasm_crowd_reached',
+    'reach_wasm_crowd_isa'],
+  start(reach, arms) {
+    return reach.crowdOutcome(reach.exports.reach_wasm_crowd_start(arms));
+  },
+  // Only the batch call, so the page can time it: the status, for reach.crowdOutcome.
+  follow(reach, target) {
+    return reach.exports.reach_wasm_crowd_follow(target[0], target[1], target[2]);
+  },
+};
