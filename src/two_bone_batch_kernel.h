@@ -111,6 +111,10 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
 
         /* The triangle: foot a along the target line, height h off it (see two_bone.h). */
         KV fold = K_ABS(l1 - l2);
+        /* Folded with bones equal to rounding: which way the mid joint points (toward the
+         * target or away) turns on that rounding. The scalar solver decides those lanes, so
+         * both paths answer alike. */
+        ok &= ~((d <= fold) & (fold <= chain * (BATCH_RESOLUTION_ULPS * REACH_REAL_EPSILON)));
         KV dc = K_MIN(K_MAX(d, fold), chain);
         /* The foot from the shorter bone's end, as the scalar solver measures it. */
         KM upper_shorter = l1 <= l2;
