@@ -1,7 +1,8 @@
-/* The iterative solvers (FABRIK, CCD, the Jacobian family) on the page's chain. The rig's joints become a skeleton
- * with one bone per joint (the last one the tip, whose joint is the end effector), posed so that
- * each bone points at the next joint; the solver moves that pose, and forward kinematics gives
- * the joints back. The rig's joints stay the only state, so each solve starts from the last. */
+/* The iterative solvers (FABRIK, CCD, the Jacobian family) on the page's chain. The rig's joints
+ * become a skeleton with one bone per joint (the last one the tip, whose joint is the end
+ * effector), posed so that each bone points at the next joint; the solver moves that pose, and
+ * forward kinematics gives the joints back. The rig's joints stay the only state, so each solve
+ * starts from the last. */
 #include "reach_wasm.h"
 #include "reach/ccd.h"
 #include "reach/fabrik.h"
@@ -17,7 +18,7 @@ static reach_transform rest[REACH_WASM_MAX_JOINTS];
 static reach_transform pose[REACH_WASM_MAX_JOINTS];
 static reach_transform world[REACH_WASM_MAX_JOINTS];
 static reach_joint limits[REACH_WASM_MAX_JOINTS];
-/* Far more than either solver asks for the longest chain; checked before every solve. */
+/* Far more than any of the solvers asks for the longest chain; checked before every solve. */
 static _Alignas(16) unsigned char scratch[1 << 16];
 
 /* Bone k lies along its own +x axis from joint k to joint k + 1. */
