@@ -30,6 +30,7 @@ reach_real reach__angle_clamp(reach_real angle, reach_real lo, reach_real hi, in
     if (angle >= lo && angle <= hi) return angle;
     /* Shift by whole turns into [lo, lo + 2π): inside the range there, or between its ends. */
     reach_real a = angle - TWO_PI * reach_floor((angle - lo) / TWO_PI);
+    if (a < lo) a = lo; /* rounding left it a hair below lo: it is lo, not the far side of hi */
     if (a >= lo && a <= hi) return a;
     *clamped = 1;
     return (a - hi <= lo + TWO_PI - a) ? hi : lo;
