@@ -30,6 +30,9 @@ check() { # NAME COMMAND...
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 
+installed_cli() { "$prefix/bin/reach" --version; }
+check installed_cli installed_cli
+
 find_package_build() {
   cmake -S tests/consumer -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
     -DREACH_EXAMPLES_DIR="$PWD/examples" &&
