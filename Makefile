@@ -30,7 +30,7 @@ test-core: deps-build+test+cli format-check lint
 	ctest --test-dir build/float --output-on-failure --no-tests=error -j$(JOBS)
 	$(call build,build/double,-DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/double --output-on-failure --no-tests=error -j$(JOBS)
-	$(call build,build/asan,-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined -DREACH_BUILD_BENCH=ON)
+	$(call build,build/asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/asan --output-on-failure --no-tests=error -j$(JOBS)
 
 # Each way into the library (installed package, pkg-config, single header, add_subdirectory).
