@@ -166,8 +166,8 @@ static int ccd_sweep(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
         reach_vec2 from = reach_vec2_normalize_safe(reach_vec2_sub(j[n], j[i]), reach_vec2_make(0, 0));
         reach_vec2 to = reach_vec2_normalize_safe(reach_vec2_sub(target, j[i]), reach_vec2_make(0, 0));
         if (reach_vec2_dot(from, from) == 0 || reach_vec2_dot(to, to) == 0) continue;
-        reach_real turn =
-            i >= 1 && !limited(chain) ? closing_turn_2d(chain, i, target, turn_between(from, to)) : turn_between(from, to);
+        reach_real turn = i >= 1 && !limited(chain) ? closing_turn_2d(chain, i, target, turn_between(from, to))
+                                                    : turn_between(from, to);
         if (limited(chain)) {
             int outside;
             reach_real now = turn_between(parent_direction(chain, i), bone_direction(chain, i));
@@ -192,7 +192,7 @@ static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 /* One iteration: CCD once polishing, else FABRIK's passes (or, for a target beyond the chain's
  * length, every bone aimed straight at it, as seed 002 does). */
 static int iterate_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
-                   int polishing) {
+                      int polishing) {
     if (polishing) return ccd_sweep(chain, target);
     if (reach_vec2_distance(target, root) >= total) return forward_2d(chain, root, &target);
     backward_2d(chain, target);

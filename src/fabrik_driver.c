@@ -11,7 +11,9 @@
 #define KICK_MAX_BONE_ANGLE REACH_R(0.3)
 #define MAX_KICKS           2
 
-static int driver_child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
+static int driver_child_count(const reach__ik *ik, int bone) {
+    return ik->child_start[bone + 1] - ik->child_start[bone];
+}
 /* ---- when it stalls --------------------------------------------------------------------- */
 
 /* seed 003's option: translate the root by the weighted mean of what the position targets
