@@ -109,7 +109,7 @@ static double magnitude(reach_two_bone_input in) {
 
 static double distance(reach_vec3 a, reach_vec3 b) {
     double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
-    return sqrt(dx * dx + dy * dy + dz * dz);
+    return fuzz_norm3(dx, dy, dz);
 }
 
 /* batch.h: the vector path gives the scalar solver's answer within the test suite's tolerance,
@@ -143,16 +143,19 @@ static void check_against_scalar(const lanes *l, int count, int poles, const rea
             continue;
         }
         double chain = distance(in.mid, in.root) + distance(in.end, in.mid);
+        /* Past about 1e150 (double) the distances here overflow: nothing to measure there. */
+        if (!isfinite(chain) || !(chain > 0)) continue;
         double rounding = 64 * (double)REACH_REAL_EPSILON * magnitude(in);
         double tol = 16 * REACH_TOL * chain + rounding;
         reach_vec3 axis = reach_vec3_normalize_safe(reach_vec3_sub(out.end, in.root), reach_vec3_make(1, 0, 0));
-        double h = (double)reach_vec3_length(reach_vec3_reject(reach_vec3_sub(out.mid, in.root), axis));
+        double h = (double)reach_vec3_length_robust(reach_vec3_reject(reach_vec3_sub(out.mid, in.root), axis));
         double floor_h = sqrt((double)REACH_REAL_EPSILON) * chain;
         /* Both the height (eps·L²/h) and the foot (eps·L²/d, for a target distance d) of the
          * mid joint are ill-conditioned; two correct solvers differ by that much. */
         double d = distance(in.target, in.root);
-        double mid_tol = tol + 16 * (double)REACH_REAL_EPSILON * chain * chain / fmax(h, floor_h) +
-                         16 * (double)REACH_REAL_EPSILON * chain * chain / fmax(d, (double)REACH_REAL_EPSILON * chain);
+        double eps = (double)REACH_REAL_EPSILON; /* chain / max(...) below: no overflow */
+        double mid_tol =
+            tol + 16 * eps * chain * (chain / fmax(h, floor_h)) + 16 * eps * chain * (chain / fmax(d, eps * chain));
         if (!(distance(mid, out.mid) <= mid_tol && distance(end, out.end) <= tol))
             fprintf(stderr, "lane %d: batch mid off by %g (tolerance %g), end by %g (tolerance %g)\n", i,
                     distance(mid, out.mid), mid_tol, distance(end, out.end), tol);

@@ -36,9 +36,7 @@ static inline double fuzz_quat_norm_sq(reach_quat q) {
     return (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
 }
 
-static inline double fuzz_length(reach_vec3 v) {
-    return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
-}
+static inline double fuzz_length(reach_vec3 v) { return fuzz_norm3((double)v.x, (double)v.y, (double)v.z); }
 
 /* Forward kinematics in double, rotations used as written (not normalised), positions only,
  * each tree measured from its root's joint: the root's translation moves everything below it
@@ -145,7 +143,7 @@ static inline void fuzz_check_world_lengths(const fuzz_rig *r, const reach_trans
         int p = sk->parents[i];
         if (p < 0) continue;
         double d[3] = {world[i][0] - world[p][0], world[i][1] - world[p][1], world[i][2] - world[p][2]};
-        double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        double length = fuzz_norm3(d[0], d[1], d[2]);
         double expected = fuzz_length(after[i].translation);
         double slack = FUZZ_LENGTH_TOL * expected + 64 * DBL_EPSILON * extent;
         if (!(fabs(length - expected) <= slack))

@@ -27,7 +27,14 @@ static double max_coordinate(const reach_vec2 *joints, int count) {
     return m;
 }
 
+/* The angle from a to b, each scaled first so that neither huge nor subnormal bones overflow or
+ * underflow in the products. */
 static double turn_angle(double ax, double ay, double bx, double by) {
+    double ma = fmax(fabs(ax), fabs(ay)), mb = fmax(fabs(bx), fabs(by));
+    ax /= ma;
+    ay /= ma;
+    bx /= mb;
+    by /= mb;
     return atan2(ax * by - ay * bx, ax * bx + ay * by);
 }
 
@@ -89,10 +96,13 @@ static void check_2d(fuzz_input *in) {
     /* Each turn is measured from the bone before; it is measurable only when both bones stand
      * well above the coordinates' rounding (a subnormal bone has no direction to measure). */
     double dx_prev = (double)chain.base_direction.x, dy_prev = (double)chain.base_direction.y;
-    double prev_length = sqrt(dx_prev * dx_prev + dy_prev * dy_prev);
+    double prev_length = hypot(dx_prev, dy_prev);
     for (int i = 0; i < n; ++i) {
         double dx = (double)joints[i + 1].x - (double)joints[i].x, dy = (double)joints[i + 1].y - (double)joints[i].y;
-        double length = sqrt(dx * dx + dy * dy);
+        double length = hypot(dx, dy);
+        if (!(fabs(length - (double)lengths[i]) <= REL_2D_TOL * chain_length + rounding))
+            fprintf(stderr, "bone %d of %d: length %.17g, should be %.17g (chain %.17g, coordinates %g)\n", i, n,
+                    length, (double)lengths[i], chain_length, coordinates);
         FUZZ_REQUIRE(fabs(length - (double)lengths[i]) <= REL_2D_TOL * chain_length + rounding);
         int measurable = length > 1e3 * rounding && length > 1e-3 * (double)lengths[i];
         if (use_limits && measurable && prev_length > 0) {

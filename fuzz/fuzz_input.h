@@ -4,6 +4,7 @@
 #ifndef REACH_FUZZ_INPUT_H
 #define REACH_FUZZ_INPUT_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -57,6 +58,17 @@ static inline reach_transform fuzz_transform(fuzz_input *in) {
     reach_quat q = fuzz_quat(in);
     reach_vec3 t = fuzz_vec3(in);
     return reach_transform_make(q, t);
+}
+
+/* The length of (x, y, z) in double, scaled first so that neither huge nor tiny components
+ * overflow or underflow on the way (the checks measure double builds' extremes too). */
+static inline double fuzz_norm3(double x, double y, double z) {
+    double m = fmax(fabs(x), fmax(fabs(y), fabs(z)));
+    if (!(m > 0) || !isfinite(m)) return m;
+    x /= m;
+    y /= m;
+    z /= m;
+    return m * sqrt(x * x + y * y + z * z);
 }
 
 /* Stops the run with a message the fuzzer shows with the crashing input. */

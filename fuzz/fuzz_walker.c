@@ -101,7 +101,7 @@ static void fuzz_leg(reach_walker_leg_def *leg, fuzz_input *in, int raw) {
 static int known_off_plane(const reach_walker_leg *leg) {
     if (leg->def.solver != REACH_LEG_TWO_BONE) return 0;
     double dx = (double)leg->foot.x - (double)leg->hip.x, dy = (double)leg->foot.y - (double)leg->hip.y;
-    if (sqrt(dx * dx + dy * dy) <= 1e-4 * (double)leg->def.reach) return 1;
+    if (hypot(dx, dy) <= 1e-4 * (double)leg->def.reach) return 1;
     reach_two_bone_input limb;
     limb.root = leg->hip;
     limb.mid = reach_vec3_add(limb.root, reach_vec3_make(leg->def.bone_lengths[0], 0, 0));
@@ -115,17 +115,14 @@ static int known_off_plane(const reach_walker_leg *leg) {
 
 /* Known (docs/reliability.md): the walker takes finite but huge numbers and comes out NaN. Its
  * body fit through the feet multiplies squared distances, so legs, hips, rests or feet past
- * about 1e9 rig units (float; 1e77 in double) overflow it; so do step settings or ground
- * heights near the floating-point range (a swing arc 1e38 high, heights whose sum overflows),
- * a knee direction so long that turning it overflows (the knee then bends straight up, off the
- * 2-D plane), and a body so far out that its legs fall below the coordinates' resolution takes a
- * fallback shape off the 2-D plane. Such walkers are not checked until the walker refuses them the way
- * the solvers refuse coordinates they cannot compute with (REACH_ERROR_OUT_OF_RANGE). */
-#ifdef REACH_DOUBLE
-#define KNOWN_REACH_LIMIT 1e75
-#else
+ * about 1e9 rig units overflow it in float (in double, NaN was seen with feet 1e30 away); so do
+ * step settings or ground heights near the floating-point range (a swing arc 1e38 high, heights
+ * whose sum overflows); a knee direction so long that turning it overflows bends the knee
+ * straight up, off the 2-D plane; and a body so far out that its legs fall below the
+ * coordinates' resolution takes a fallback shape off the 2-D plane. Such walkers are not checked
+ * until the walker refuses them the way the solvers refuse coordinates they cannot compute with
+ * (REACH_ERROR_OUT_OF_RANGE). */
 #define KNOWN_REACH_LIMIT 1e8
-#endif
 static int has_huge_numbers(const reach_walker *w) {
     const reach_walker_def *def = &w->def;
     const reach_real settings[] = {def->step_threshold, def->step_height, def->lead_time, def->ride_height};
@@ -182,7 +179,7 @@ static int check_walker(const reach_walker *w) {
         for (int k = 0; k < leg->def.bone_count; ++k) {
             reach_vec3 a = leg->joints[k], b = leg->joints[k + 1];
             double dx = (double)b.x - a.x, dy = (double)b.y - a.y, dz = (double)b.z - a.z;
-            double length = sqrt(dx * dx + dy * dy + dz * dz);
+            double length = fuzz_norm3(dx, dy, dz);
             if (!(fabs(length - (double)leg->def.bone_lengths[k]) <= slack))
                 fprintf(stderr, "leg %d bone %d: length %.9g, should be %.9g\n", i, k, length,
                         (double)leg->def.bone_lengths[k]);
