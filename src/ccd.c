@@ -126,7 +126,7 @@ static reach_quat cap_rotation(reach_quat q, reach_real max_step) {
  * smallest turn takes it to the nearest point of that cone. Then one sweep reaches whenever the
  * first two bones can span the gap, where plain CCD creeps up on targets near full reach.
  * Returns 0 (and leaves *turn alone) when the step does not apply or the cone does not exist. */
-static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_quat *turn) {
+static int closing_applies(const reach__ik *ik, int i) {
     const reach_skeleton *sk = ik->skeleton;
     if (ik->target_count != 1 || sk->parents[i] != ik->root) return 0;
     const reach_target *t = &ik->targets[0];
@@ -134,7 +134,12 @@ static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_qua
     if (t->use_orientation && reach_skeleton_joint(sk, t->bone).type != REACH_JOINT_BALL) return 0;
     reach_joint_type root_type = reach_skeleton_joint(sk, ik->root).type;
     if (root_type != REACH_JOINT_BALL && root_type != REACH_JOINT_CONE) return 0;
-    if (ik->child_start[ik->root + 1] - ik->child_start[ik->root] != 1) return 0;
+    return ik->child_start[ik->root + 1] - ik->child_start[ik->root] == 1;
+}
+
+static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_quat *turn) {
+    if (!closing_applies(ik, i)) return 0;
+    const reach_target *t = &ik->targets[0];
     reach_vec3 root = ik->pos[ik->root];
     reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->effector[0], origin);
     reach_real la = reach_vec3_length(a), lu = reach_vec3_length(u), d = reach_vec3_distance(t->position, root);
@@ -146,6 +151,44 @@ static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_qua
     reach_real sine = reach_sqrt(reach_max(0, 1 - cosine * cosine));
     reach_vec3 to = reach_vec3_add(reach_vec3_scale(axis, cosine), reach_vec3_scale(across, sine));
     *turn = reach_quat_shortest_arc(from, to);
+    return 1;
+}
+
+/* The closing step for a hinge below the root: the turn φ about its world axis h that makes
+ * the effector's distance from the root's joint equal the target's. With a = joint − root and
+ * u = effector − joint split along h and across it (u∥, u⊥), |a + R(φ) u| = D asks
+ * A cos φ + B sin φ = C for A = a·u⊥, B = a·(h × u⊥), C = (D² − |a|² − |u|²) / 2 − a·u∥: two
+ * turns ψ ± acos(C / √(A² + B²)), ψ = atan2(B, A). Of those the hinge's range allows (the angle
+ * now plus the turn), the smaller; when neither fits, the one nearer its range; when D is out of
+ * this hinge's span, the turn that comes nearest. A one-sided knee starting straight bends the
+ * way it can, and the root's step then lands the end. Returns 0 when the step does not apply. */
+static int closing_hinge_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_vec3 h, const reach_joint *joint,
+                              reach_real angle, reach_real *turn) {
+    if (!closing_applies(ik, i)) return 0;
+    reach_vec3 root = ik->pos[ik->root];
+    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->effector[0], origin);
+    reach_vec3 u_across = reach_vec3_reject(u, h), u_along = reach_vec3_sub(u, u_across);
+    reach_real d = reach_vec3_distance(ik->targets[0].position, root);
+    reach_real A = reach_vec3_dot(a, u_across), B = reach_vec3_dot(a, reach_vec3_cross(h, u_across));
+    reach_real C = (d * d - reach_vec3_length_sq(a) - reach_vec3_length_sq(u)) / 2 - reach_vec3_dot(a, u_along);
+    reach_real R = reach_sqrt(A * A + B * B);
+    if (!(R > REACH_R(1e-6) * reach_vec3_length(a) * reach_vec3_length(u))) return 0;
+    reach_real psi = reach_atan2(B, A), spread = reach_acos(reach_clamp(C / R, -1, 1));
+    reach_real best = 0, best_excess = 0;
+    for (int k = 0; k < 2; ++k) {
+        reach_real candidate = psi + (k == 0 ? spread : -spread);
+        candidate -= 2 * REACH_PI * reach_floor((candidate + REACH_PI) / (2 * REACH_PI));
+        int clamped;
+        reach_real allowed = reach__angle_clamp(angle + candidate, joint->min, joint->max, &clamped);
+        reach_real excess = reach_fabs(allowed - (angle + candidate));
+        excess -= 2 * REACH_PI * reach_floor(excess / (2 * REACH_PI));
+        excess = clamped ? reach_min(excess, 2 * REACH_PI - excess) : 0;
+        if (k == 0 || excess < best_excess || (excess == best_excess && reach_fabs(candidate) < reach_fabs(best))) {
+            best = candidate;
+            best_excess = excess;
+        }
+    }
+    *turn = best;
     return 1;
 }
 
@@ -186,8 +229,9 @@ static int turn_hinge(const reach__ik *ik, int i, reach_vec3 origin, const reach
     h.sine = h.cosine = 0;
     visit_pairs(ik, i, origin, hinge_visit, &h);
     reach_real step = (h.sine != 0 || h.cosine != 0) ? reach_atan2(h.sine, h.cosine) : 0;
-    if (ik->max_step > 0) step = reach_clamp(step, -ik->max_step, ik->max_step);
     reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), ik->local[i].rotation);
+    closing_hinge_turn(ik, i, origin, h.axis, joint, reach_quat_twist_angle(delta, axis), &step);
+    if (ik->max_step > 0) step = reach_clamp(step, -ik->max_step, ik->max_step);
     int clamped;
     reach_real angle = reach__angle_clamp(reach_quat_twist_angle(delta, axis) + step, joint->min, joint->max, &clamped);
     *local = reach_quat_normalize_safe(reach_quat_mul(rest, reach_quat_from_axis_angle(axis, angle)));

@@ -3,6 +3,9 @@
 #include "fabrik_internal.h"
 #include "reach/fabrik.h"
 
+/* A gap this fraction beyond two bones' length still lays them straight toward it. */
+#define REACH__STRAIGHT_SLACK REACH_R(1e-3)
+
 static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
 
 /* ---- the backward pass ------------------------------------------------------------------ */
@@ -69,18 +72,69 @@ static void backward(reach__ik *ik) {
 /* ---- the forward pass ------------------------------------------------------------------- */
 
 /* Where a middle joint goes so that it sits la from a and lb from e, on the circle of such points
- * the one nearest `hint`; `hint` itself when no such point exists. On the a→e line at
+ * the one in the direction `side` from the a→e line (a unit vector across it; the one nearest
+ * `hint` when `side` is zero); `hint` itself when no such point exists. On the a→e line at
  * x = (d² + la² − lb²) / 2d, radius √(la² − x²). */
-static reach_vec3 two_bone_point(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, reach_real lb) {
+static reach_vec3 two_bone_point(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_vec3 side, reach_real la,
+                                 reach_real lb) {
     reach_vec3 ae = reach_vec3_sub(e, a);
     reach_real d = reach_vec3_length(ae);
-    if (!(d > 0) || d > la + lb || d < reach_fabs(la - lb)) return hint;
+    if (!(d > 0) || d < reach_fabs(la - lb)) return hint;
     reach_vec3 u = reach_vec3_scale(ae, 1 / d);
+    /* Just out of the two bones' span (a linkage at a dead centre, or rounding): straight. */
+    if (d >= la + lb) return d <= (la + lb) * (1 + REACH__STRAIGHT_SLACK) ? reach_vec3_mad(a, u, la) : hint;
     reach_real x = (d * d + la * la - lb * lb) / (2 * d);
     reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
-    reach_vec3 across =
-        reach_vec3_normalize_safe(reach_vec3_reject(reach_vec3_sub(hint, a), u), reach_vec3_any_perpendicular(u));
+    reach_vec3 across = reach_vec3_normalize_safe(reach_vec3_reject(side, u), reach_vec3_zero());
+    if (reach_vec3_length_sq(across) == 0)
+        across =
+            reach_vec3_normalize_safe(reach_vec3_reject(reach_vec3_sub(hint, a), u), reach_vec3_any_perpendicular(u));
     return reach_vec3_add(reach_vec3_mad(a, u, x), reach_vec3_scale(across, h));
+}
+
+/* How far a hinge at angle `angle` lies outside its range, around the circle (0 inside). */
+static reach_real hinge_excess(const reach_joint *joint, reach_real angle) {
+    int clamped;
+    reach_real allowed = reach__angle_clamp(angle, joint->min, joint->max, &clamped);
+    if (!clamped) return 0;
+    reach_real gap = reach_fabs(angle - allowed);
+    gap -= 2 * REACH_PI * reach_floor(gap / (2 * REACH_PI));
+    return reach_min(gap, 2 * REACH_PI - gap);
+}
+
+/* The side of the a→e line a hinged middle joint c should bend toward, as a world vector across
+ * the line, or zero to keep the side it is on. A hinge bends the chain in one sense only: turned
+ * by β from straight about its world axis n, the middle joint sits toward −s (n × u) from the
+ * line (u along it, s the sign of β). The bend the gap asks, β* from the triangle, may fit the
+ * hinge's range on one side only (a knee that bends one way, starting straight, has no side
+ * yet): then that side. Else the side the joint is on now, as plain FABRIK would. */
+static reach_vec3 hinge_side(const reach__ik *ik, int c, int g, reach_vec3 a, reach_vec3 e, reach_vec3 hint) {
+    const reach_skeleton *sk = ik->skeleton;
+    reach_joint joint = reach_skeleton_joint(sk, c);
+    if (joint.type != REACH_JOINT_HINGE) return reach_vec3_zero();
+    reach_vec3 axis = reach_vec3_normalize_safe(joint.axis, reach_vec3_make(0, 1, 0));
+    /* The angle at which c's child link lies along c's own link: straight. */
+    reach_vec3 link = reach_quat_rotate(reach_quat_conjugate(reach_quat_normalize_safe(sk->rest[c].rotation)),
+                                        ik->local[c].translation);
+    reach_vec3 from = reach_vec3_reject(ik->local[g].translation, axis), to = reach_vec3_reject(link, axis);
+    if (!(reach_vec3_length_sq(from) > 0) || !(reach_vec3_length_sq(to) > 0)) return reach_vec3_zero();
+    reach_real straight = reach_atan2(reach_vec3_dot(axis, reach_vec3_cross(from, to)), reach_vec3_dot(from, to));
+    reach_real la = reach_vec3_length(ik->local[c].translation), lb = reach_vec3_length(ik->local[g].translation);
+    reach_vec3 ae = reach_vec3_sub(e, a);
+    reach_real d = reach_vec3_length(ae);
+    if (!(d > 0) || !(la > 0) || !(lb > 0)) return reach_vec3_zero();
+    reach_real bend = reach_acos(reach_clamp((d * d - la * la - lb * lb) / (2 * la * lb), -1, 1));
+    reach_vec3 n = reach_quat_rotate(ik->rot[c], axis);
+    reach_vec3 positive = reach_vec3_normalize_safe(reach_vec3_neg(reach_vec3_cross(n, ae)), reach_vec3_zero());
+    if (reach_vec3_length_sq(positive) == 0) return reach_vec3_zero();
+    reach_real over_plus = hinge_excess(&joint, straight + bend), over_minus = hinge_excess(&joint, straight - bend);
+    reach_real now = reach_vec3_dot(reach_vec3_sub(hint, a), positive);
+    reach_real slack = REACH__LIMIT_SLACK;
+    int plus_fits = over_plus <= slack, minus_fits = over_minus <= slack;
+    if ((now > 0 && plus_fits) || (now < 0 && minus_fits)) return reach_vec3_zero();
+    if (plus_fits != minus_fits) return plus_fits ? positive : reach_vec3_neg(positive);
+    if (now != 0 && plus_fits) return reach_vec3_zero();
+    return over_plus <= over_minus ? positive : reach_vec3_neg(positive);
 }
 
 /* Where the forward pass aims bone b (joint at p) with the one moving child c. Plain FABRIK
@@ -88,12 +142,14 @@ static reach_vec3 two_bone_point(reach_vec3 a, reach_vec3 e, reach_vec3 hint, re
  * the point nearest that which also sits one link from where the backward pass left g: then the
  * rest of the chain lies exactly as the backward pass laid it, ending on the target, so one
  * iteration reaches whenever the first two bones can span the gap (the analytic two-bone step
- * inside FABRIK). */
+ * inside FABRIK). A hinge at c picks the side of the line it can bend to (hinge_side). */
 static reach_vec3 aim_point(const reach__ik *ik, int c, reach_vec3 p) {
     if (child_count(ik, c) != 1) return ik->pos[c];
     int g = ik->children[ik->child_start[c]];
-    return two_bone_point(p, ik->pos[g], ik->pos[c], reach_vec3_length(ik->local[c].translation),
-                          reach_vec3_length(ik->local[g].translation));
+    /* A joint that a target of its own holds goes to the crossing nearer that target. */
+    reach_vec3 hint = reach__ik_held_or_current(ik, c);
+    return two_bone_point(p, ik->pos[g], hint, hinge_side(ik, c, g, p, ik->pos[g], hint),
+                          reach_vec3_length(ik->local[c].translation), reach_vec3_length(ik->local[g].translation));
 }
 
 /* The local rotation for bone b, whose joint now sits at p under a parent rotated parent_rot:

@@ -10,6 +10,8 @@
 #define KICK_TOTAL_ANGLE    REACH_R(1.5)
 #define KICK_MAX_BONE_ANGLE REACH_R(0.3)
 #define MAX_KICKS           2
+/* A hinge the bend turns by less than this share of it turns toward its roomier end instead. */
+#define KICK_HINGE_SHARE REACH_R(0.1)
 
 static int driver_child_count(const reach__ik *ik, int bone) {
     return ik->child_start[bone + 1] - ik->child_start[bone];
@@ -36,13 +38,15 @@ static int move_root(reach__ik *ik) {
     return 1;
 }
 
-/* The first position target that is out of tolerance yet within the length of the bones
- * between it and the root, or -1. */
+/* The first target that is out of tolerance yet could be met: a position target within the
+ * length of the bones between it and the root, or a meeting pair not yet together. -1 when
+ * there is none. */
 static int reachable_but_missed(const reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
-        if (t->kind != REACH_TARGET_POSITION || reach__ik_target_distance(ik, j) <= ik->tolerance) continue;
+        if (reach__ik_target_distance(ik, j) <= ik->tolerance) continue;
+        if (t->kind == REACH_TARGET_MEET) return j;
         reach_real length = 0;
         for (int b = t->bone; b != ik->root; b = sk->parents[b])
             length += reach_vec3_length(ik->local[b].translation);
@@ -51,22 +55,43 @@ static int reachable_but_missed(const reach__ik *ik) {
     return -1;
 }
 
-/* Bends every moving bone a little about one axis across the line from the root to target j,
- * inside the joints' limits, so a chain stuck on that line leaves it. */
+/* The angle of a hinge's local rotation, within its range. */
+static reach_real hinge_angle(const reach_joint *joint, reach_quat rest, reach_quat local) {
+    reach_vec3 axis = reach_vec3_normalize_safe(joint->axis, reach_vec3_make(0, 1, 0));
+    reach_quat delta = reach_quat_mul(reach_quat_conjugate(reach_quat_normalize_safe(rest)), local);
+    return reach_angle_clamp(reach_quat_twist_angle(delta, axis), joint->min, joint->max);
+}
+
+/* Bends every moving bone a little about one axis across the line of target j (from the root to
+ * its position, or between a meeting pair), inside the joints' limits, so a chain stuck on that
+ * line leaves it. A hinge the bend cannot turn (its axis along the bend's, or its angle at the
+ * end of its range the bend pushes against) turns instead toward the end of its range with more
+ * room: a straight knee that only bends one way bends that way. */
 static void kick(reach__ik *ik, int j) {
-    reach_vec3 root = ik->pos[ik->root];
-    reach_vec3 line = reach_vec3_sub(ik->targets[j].position, root);
-    line = reach_vec3_normalize_safe(
-        line, reach_vec3_normalize_safe(reach_vec3_sub(ik->pos[ik->targets[j].bone], root), reach_vec3_make(0, 1, 0)));
+    const reach_target *t = &ik->targets[j];
+    reach_vec3 from = t->kind == REACH_TARGET_MEET ? ik->pos[t->bone] : ik->pos[ik->root];
+    reach_vec3 to = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : t->position;
+    reach_vec3 line = reach_vec3_normalize_safe(
+        reach_vec3_sub(to, from),
+        reach_vec3_normalize_safe(reach_vec3_sub(ik->pos[t->bone], ik->pos[ik->root]), reach_vec3_make(0, 1, 0)));
     reach_vec3 axis = reach_vec3_any_perpendicular(line);
     reach_real angle = reach_min(KICK_MAX_BONE_ANGLE, KICK_TOTAL_ANGLE / (reach_real)ik->active_count);
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         if (driver_child_count(ik, b) == 0) continue;
-        reach_vec3 bone_axis = reach_quat_rotate(reach_quat_conjugate(ik->rot[b]), axis);
-        reach_quat bent = reach_quat_mul(ik->local[b].rotation, reach_quat_from_axis_angle(bone_axis, angle));
         reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
-        reach_joint_project_rotation(&joint, ik->skeleton->rest[b].rotation, bent, &ik->local[b].rotation);
+        reach_quat rest = ik->skeleton->rest[b].rotation, before = ik->local[b].rotation;
+        reach_vec3 bone_axis = reach_quat_rotate(reach_quat_conjugate(ik->rot[b]), axis);
+        reach_quat bent = reach_quat_mul(before, reach_quat_from_axis_angle(bone_axis, angle));
+        reach_joint_project_rotation(&joint, rest, bent, &ik->local[b].rotation);
+        if (joint.type != REACH_JOINT_HINGE) continue;
+        reach_real now = hinge_angle(&joint, rest, before);
+        if (reach_fabs(hinge_angle(&joint, rest, ik->local[b].rotation) - now) >= KICK_HINGE_SHARE * angle) continue;
+        reach_real turned = joint.max - now >= now - joint.min ? now + angle : now - angle;
+        reach_vec3 hinge_axis = reach_vec3_normalize_safe(joint.axis, reach_vec3_make(0, 1, 0));
+        ik->local[b].rotation = reach_quat_normalize_safe(
+            reach_quat_mul(reach_quat_normalize_safe(rest),
+                           reach_quat_from_axis_angle(hinge_axis, reach_clamp(turned, joint.min, joint.max))));
     }
     reach__ik_forward(ik);
 }
@@ -80,19 +105,23 @@ static reach_real total_weight(const reach__ik *ik) {
     return total;
 }
 
-reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
-                                 int (*polish)(reach__ik *ik), int may_move_root) {
-    reach_solve_result r = {0, 0, 0, 0, 0};
+/* How many iterations the attempt that began at `first` has left, of the `max` in all. */
+static int attempt_budget(int first, int max) { return max - first; }
+
+/* One attempt from the current pose: iterate until every target is within tolerance, the cap
+ * is reached, or the solve stalls with no remedy left. Counts on in r->iterations. */
+static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, reach_solve_result *r,
+                        int (*iterate)(reach__ik *ik), int (*polish)(reach__ik *ik), int may_move_root) {
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous = reach__ik_weighted_error(ik);
-    int kicks = 0, since_best = 0;
+    int kicks = 0, since_best = 0, first = r->iterations;
     reach_real best = previous;
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
      * inside them, even when it already reaches. */
-    while (r.iterations < settings->max_iterations &&
-           !(reach__ik_measure(ik, &r.residual, &r.angle_residual) && (r.iterations > 0 || ik->start_inside_limits))) {
-        ++r.iterations;
-        r.limited = iterate(ik);
+    while (r->iterations < settings->max_iterations && !(reach__ik_measure(ik, &r->residual, &r->angle_residual) &&
+                                                         (r->iterations > 0 || ik->start_inside_limits))) {
+        ++r->iterations;
+        r->limited = iterate(ik);
         reach_real error = reach__ik_weighted_error(ik);
         if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
@@ -101,7 +130,8 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
             ++since_best;
         }
         if (polish && iterate != polish &&
-            (since_best >= REACH__POLISH_PATIENCE || 2 * r.iterations >= settings->max_iterations)) {
+            (since_best >= REACH__POLISH_PATIENCE ||
+             2 * (r->iterations - first) >= attempt_budget(first, settings->max_iterations))) {
             /* Wandering without getting nearer, or half the budget gone: the polish, which only
              * ever moves downhill, gets the rest. */
             iterate = polish;
@@ -113,7 +143,7 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
             continue;
         }
         /* Stalled. A remedy changes the pose, so it needs an iteration after it. */
-        if (r.iterations >= settings->max_iterations) break;
+        if (r->iterations >= settings->max_iterations) break;
         int missed = reachable_but_missed(ik);
         if (may_move_root && move_root(ik)) {
             /* resumes from the moved root */
@@ -127,6 +157,121 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
         }
         previous = reach__ik_weighted_error(ik);
     }
+}
+
+/* Nonzero when a moving hinge has a range short of the whole circle: then the middle of the
+ * joints' ranges is a shape worth starting again from. */
+static int has_hinge(const reach__ik *ik) {
+    for (int k = 0; k < ik->active_count; ++k) {
+        reach_joint joint = reach_skeleton_joint(ik->skeleton, ik->active[k]);
+        if (joint.type == REACH_JOINT_HINGE && joint.max - joint.min < 2 * REACH_PI - REACH_R(1e-3)) return 1;
+    }
+    return 0;
+}
+
+/* The restart shape: every moving hinge at the middle of its range, cones at their centre
+ * (twist at the middle of its range), balls at rest; the chain folds the way its limits let it
+ * fold, away from the ends of one-sided ranges where a greedy step cannot tell which way to go. */
+static void middle_of_ranges(reach__ik *ik) {
+    const reach_skeleton *sk = ik->skeleton;
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        reach_joint joint = reach_skeleton_joint(sk, b);
+        reach_quat rest = reach_quat_normalize_safe(sk->rest[b].rotation);
+        reach_vec3 axis = reach_vec3_normalize_safe(joint.axis, reach_vec3_make(0, 1, 0));
+        reach_quat delta = reach_quat_identity();
+        if (joint.type == REACH_JOINT_HINGE)
+            delta = reach_quat_from_axis_angle(axis, (joint.min + joint.max) / 2);
+        else if (joint.type == REACH_JOINT_CONE && joint.has_twist)
+            delta = reach_quat_from_axis_angle(axis, (joint.twist_min + joint.twist_max) / 2);
+        else if (joint.type == REACH_JOINT_PRISMATIC)
+            continue;
+        ik->local[b].rotation = reach_quat_normalize_safe(reach_quat_mul(rest, delta));
+    }
+    reach__ik_forward(ik);
+}
+
+/* Nonzero when a moving joint sits at an end of one of its ranges: a hinge angle, a cone's
+ * swing or twist, a prismatic offset. A solve that stops there short of its targets was held
+ * by the limits even where no clamp fired in its last pass (a one-sided knee left straight). */
+static int at_a_limit(const reach__ik *ik) {
+    const reach_skeleton *sk = ik->skeleton;
+    const reach_real slack = REACH_R(1e-5);
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        reach_joint joint = reach_skeleton_joint(sk, b);
+        reach_vec3 axis = reach_vec3_normalize_safe(joint.axis, reach_vec3_make(0, 1, 0));
+        reach_quat delta = reach_quat_normalize_safe(reach_quat_mul(
+            reach_quat_conjugate(reach_quat_normalize_safe(sk->rest[b].rotation)), ik->local[b].rotation));
+        reach_quat swing, twist;
+        reach_quat_swing_twist(delta, axis, &swing, &twist);
+        reach_real angle = reach_quat_twist_angle(twist, axis);
+        switch (joint.type) {
+        case REACH_JOINT_HINGE:
+            if (joint.max - joint.min < 2 * REACH_PI - slack &&
+                (reach_fabs(angle - joint.min) <= slack || reach_fabs(angle - joint.max) <= slack))
+                return 1;
+            break;
+        case REACH_JOINT_CONE:
+            if (joint.cone_angle < REACH_PI && reach_quat_angle(swing) >= joint.cone_angle - slack) return 1;
+            if (joint.has_twist &&
+                (reach_fabs(angle - joint.twist_min) <= slack || reach_fabs(angle - joint.twist_max) <= slack))
+                return 1;
+            break;
+        case REACH_JOINT_PRISMATIC: {
+            reach_vec3 offset = reach_vec3_sub(ik->local[b].translation, sk->rest[b].translation);
+            reach_real value = reach_vec3_dot(
+                reach_quat_rotate(reach_quat_conjugate(reach_quat_normalize_safe(sk->rest[b].rotation)), offset), axis);
+            reach_real room = slack * reach_max(1, reach_max(reach_fabs(joint.min), reach_fabs(joint.max)));
+            if (joint.max > joint.min && (value <= joint.min + room || value >= joint.max - room)) return 1;
+            break;
+        }
+        default: break;
+        }
+    }
+    return 0;
+}
+
+/* Nonzero when a moving bone with moving children has a joint that restricts its rotation. */
+static int restricted(const reach__ik *ik) {
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        if (driver_child_count(ik, b) == 0) continue;
+        reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
+        if (joint.type != REACH_JOINT_BALL &&
+            !(joint.type == REACH_JOINT_CONE && !joint.has_twist && joint.cone_angle >= REACH_PI))
+            return 1;
+    }
+    return 0;
+}
+
+reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
+                                 int (*polish)(reach__ik *ik), int may_move_root) {
+    reach_solve_result r = {0, 0, 0, 0, 0};
+    run_attempt(ik, settings, &r, iterate, polish, may_move_root);
     r.reached = reach__ik_measure(ik, &r.residual, &r.angle_residual);
+    if (!r.reached && r.iterations < settings->max_iterations && !may_move_root && reachable_but_missed(ik) >= 0 &&
+        has_hinge(ik)) {
+        /* Stopped short of a target within reach with hinges in the chain: once more from the
+         * middle of every range, keeping whichever pose comes nearer. */
+        reach_real kept = reach__ik_weighted_error(ik);
+        int kept_limited = r.limited;
+        for (int k = 0; k < ik->active_count; ++k)
+            ik->kept_rot[ik->active[k]] = ik->local[ik->active[k]].rotation;
+        middle_of_ranges(ik);
+        run_attempt(ik, settings, &r, iterate, polish, may_move_root);
+        if (!(reach__ik_weighted_error(ik) < kept)) {
+            for (int k = 0; k < ik->active_count; ++k)
+                ik->local[ik->active[k]].rotation = ik->kept_rot[ik->active[k]];
+            reach__ik_forward(ik);
+            r.limited = kept_limited;
+        }
+        r.reached = reach__ik_measure(ik, &r.residual, &r.angle_residual);
+    }
+    /* Short of the targets, say whether the joints held the pose there: a range at its end, or,
+     * short of a target the bones could span, joints that restrict the chain (a hinge turns about
+     * one axis only; such chains have nearest poses that are not the target, where every small
+     * move goes away from it). A chain of free joints that stops short says limited 0. */
+    if (!r.reached && !r.limited) r.limited = at_a_limit(ik) || (reachable_but_missed(ik) >= 0 && restricted(ik));
     return r;
 }

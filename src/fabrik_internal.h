@@ -92,6 +92,7 @@ typedef struct reach__ik {
     reach_vec3 *effector;     /* [target_count] */
     reach_quat *effector_rot; /* [target_count] */
     reach_vec3 *partner;      /* [target_count] */
+    reach_quat *kept_rot;     /* [bone_count]: the pose a restart may fall back to */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
@@ -121,6 +122,9 @@ void reach__ik_forward(reach__ik *ik);
  * the two joints meet: the root's joint when one of them is the root, else where the position
  * targets on either end pull it (weighted), else the midpoint of the two (not anchored). */
 void reach__ik_update_goals(reach__ik *ik);
+
+/* Where the position targets on `bone` hold its joint (their weighted mean), else where it is. */
+reach_vec3 reach__ik_held_or_current(const reach__ik *ik, int bone);
 
 /* The residuals of the current positions and rotations. Returns nonzero when every target is
  * within tolerance. */

@@ -48,6 +48,7 @@ static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int targe
     ik->effector = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
     ik->effector_rot = (reach_quat *)reach__arena_take(arena, t, sizeof(reach_quat));
     ik->partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+    ik->kept_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
 }
 
 size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) {
@@ -303,6 +304,40 @@ static void pull_on(const reach__ik *ik, int bone, reach_vec3 *sum, reach_real *
     }
 }
 
+reach_vec3 reach__ik_held_or_current(const reach__ik *ik, int bone) {
+    reach_vec3 sum = reach_vec3_zero();
+    reach_real weight = 0;
+    pull_on(ik, bone, &sum, &weight);
+    return weight > 0 ? reach_vec3_scale(sum, 1 / weight) : ik->pos[bone];
+}
+
+/* Where two joints a and b that nothing else holds should meet. Each can get anywhere on the
+ * sphere of its last link about its parent's joint without the parent moving; where those two
+ * spheres cross, the point of that circle nearest the midpoint of a and b closes the loop with
+ * the parents left where they are (a four-bar linkage closes in one step where plain halving
+ * creeps near its dead centres). Where they do not cross (or a parent does not move with the
+ * solve), the midpoint. */
+static reach_vec3 meeting_point(const reach__ik *ik, int a, int b) {
+    const reach_skeleton *sk = ik->skeleton;
+    reach_vec3 mid = reach_vec3_lerp(ik->pos[a], ik->pos[b], REACH_R(0.5));
+    int pa = sk->parents[a], pb = sk->parents[b];
+    if (pa < 0 || pb < 0 || !ik->is_active[pa] || !ik->is_active[pb] || pa == pb) return mid;
+    reach_vec3 ca = reach__ik_held_or_current(ik, pa), ab = reach_vec3_sub(reach__ik_held_or_current(ik, pb), ca);
+    reach_real ra = reach_vec3_length(ik->local[a].translation), rb = reach_vec3_length(ik->local[b].translation);
+    reach_real d = reach_vec3_length(ab);
+    if (!(d > 0)) return mid;
+    reach_vec3 u = reach_vec3_scale(ab, 1 / d);
+    /* Spheres apart (or one inside the other): halfway between them on the line of centres. */
+    if (d > ra + rb) return reach_vec3_mad(ca, u, ra + (d - ra - rb) / 2);
+    if (d < reach_fabs(ra - rb)) return reach_vec3_mad(ca, u, ra >= rb ? (ra + d + rb) / 2 : -(ra + rb - d) / 2);
+    reach_real x = (d * d + ra * ra - rb * rb) / (2 * d);
+    reach_real h = reach_sqrt(reach_max(0, ra * ra - x * x));
+    reach_vec3 centre = reach_vec3_mad(ca, u, x);
+    reach_vec3 across =
+        reach_vec3_normalize_safe(reach_vec3_reject(reach_vec3_sub(mid, centre), u), reach_vec3_any_perpendicular(u));
+    return reach_vec3_mad(centre, across, h);
+}
+
 void reach__ik_update_goals(reach__ik *ik) {
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
@@ -324,8 +359,7 @@ void reach__ik_update_goals(reach__ik *ik) {
         pull_on(ik, t->bone, &sum, &weight);
         pull_on(ik, t->meet_bone, &sum, &weight);
         ik->meet_anchored[j] = weight > 0;
-        ik->goal[j] = weight > 0 ? reach_vec3_scale(sum, 1 / weight)
-                                 : reach_vec3_lerp(ik->pos[t->bone], ik->pos[t->meet_bone], REACH_R(0.5));
+        ik->goal[j] = weight > 0 ? reach_vec3_scale(sum, 1 / weight) : meeting_point(ik, t->bone, t->meet_bone);
     }
 }
 

@@ -237,6 +237,26 @@ static inline reach_status rig_solve(rig_solver solve, rig_scratch_size size, co
     return st;
 }
 
+/* FABRIK and CCD by name, for the tests that run both on one rig:
+ *     static const rig_named_solver solvers[] = RIG_FABRIK_AND_CCD; */
+typedef struct rig_named_solver {
+    const char *name;
+    rig_solver solve;
+    rig_scratch_size size;
+} rig_named_solver;
+
+#define RIG_FABRIK_AND_CCD                                                                                             \
+    {                                                                                                                  \
+        {"fabrik", reach_fabrik_solve, reach_fabrik_scratch_size}, { "ccd", reach_ccd_solve, reach_ccd_scratch_size }  \
+    }
+
+static inline reach_status rig_solve_named(const rig_named_solver *s, const reach_skeleton *sk,
+                                           const reach_target *targets, int count,
+                                           const reach_solver_settings *settings, reach_transform *pose,
+                                           reach_solve_result *result) {
+    return rig_solve(s->solve, s->size, sk, targets, count, settings, pose, result);
+}
+
 /* ---- reach rate over random reachable targets ------------------------------------------ */
 
 typedef struct rig_stats {

@@ -26,20 +26,7 @@ static void figure(rig *r, int hinged) {
     rig_finish(r, FIGURE_BONES, hinged);
 }
 
-typedef struct solver {
-    const char *name;
-    rig_solver solve;
-    rig_scratch_size size;
-} solver;
-
-static const solver solvers[] = {{"fabrik", reach_fabrik_solve, reach_fabrik_scratch_size},
-                                 {"ccd", reach_ccd_solve, reach_ccd_scratch_size}};
-
-static reach_status solve_with(const solver *s, const rig *r, const reach_target *targets, int count,
-                               const reach_solver_settings *settings, reach_transform *pose,
-                               reach_solve_result *result) {
-    return rig_solve(s->solve, s->size, &r->skeleton, targets, count, settings, pose, result);
-}
+static const rig_named_solver solvers[] = RIG_FABRIK_AND_CCD;
 
 /* ---- both hands ------------------------------------------------------------------------- */
 
@@ -59,7 +46,7 @@ static void figure_reaches_with_both_hands(void **state) {
             rig_random_pose(&r.skeleton, &rng, pose);
             reach_quat neck = pose[NECK].rotation;
             reach_solve_result result;
-            assert_int_equal(solve_with(&solvers[k], &r, targets, 2, NULL, pose, &result), REACH_OK);
+            assert_int_equal(rig_solve_named(&solvers[k], &r.skeleton, targets, 2, NULL, pose, &result), REACH_OK);
             assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
             assert_true(rig_length_error(&r.skeleton, pose) <= TEST_LENGTH_TOL);
             reach_forward_kinematics(&r.skeleton, pose, world);
@@ -96,7 +83,7 @@ static void weights_decide_conflicts(void **state) {
             reach_transform pose[RIG_MAX_BONES], world[RIG_MAX_BONES];
             reach_pose_rest(&r.skeleton, pose);
             reach_solve_result result;
-            assert_int_equal(solve_with(&solvers[k], &r, targets, 2, &settings, pose, &result), REACH_OK);
+            assert_int_equal(rig_solve_named(&solvers[k], &r.skeleton, targets, 2, &settings, pose, &result), REACH_OK);
             assert_false(result.reached);
             reach_forward_kinematics(&r.skeleton, pose, world);
             residual[heavy][0] = reach_vec3_distance(world[L_HAND].translation, targets[0].position);
@@ -129,7 +116,7 @@ static void hands_meet(void **state) {
             reach_solver_settings settings = reach_solver_default_settings();
             settings.root_bone = CHEST; /* the arms close the loop */
             reach_solve_result result;
-            assert_int_equal(solve_with(&solvers[k], &r, &meet, 1, &settings, pose, &result), REACH_OK);
+            assert_int_equal(rig_solve_named(&solvers[k], &r.skeleton, &meet, 1, &settings, pose, &result), REACH_OK);
             assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
             reach_forward_kinematics(&r.skeleton, pose, world);
             reach_real gap = reach_vec3_distance(world[L_HAND].translation, world[R_HAND].translation);
@@ -166,7 +153,7 @@ static void hands_hold_an_object_together(void **state) {
             reach_solver_settings settings = reach_solver_default_settings();
             settings.root_bone = CHEST;
             reach_solve_result result;
-            assert_int_equal(solve_with(&solvers[k], &r, targets, 2, &settings, pose, &result), REACH_OK);
+            assert_int_equal(rig_solve_named(&solvers[k], &r.skeleton, targets, 2, &settings, pose, &result), REACH_OK);
             reach_forward_kinematics(&r.skeleton, pose, world);
             ASSERT_NEAR(result.residual,
                         reach_max(reach_vec3_distance(world[L_HAND].translation, object),
@@ -206,7 +193,7 @@ static void four_bar_linkage_closes(void **state) {
             loop.kind = REACH_TARGET_MEET;
             loop.meet_bone = ROCKER_END;
             reach_solve_result result;
-            assert_int_equal(solve_with(&solvers[k], &r, &loop, 1, NULL, pose, &result), REACH_OK);
+            assert_int_equal(rig_solve_named(&solvers[k], &r.skeleton, &loop, 1, NULL, pose, &result), REACH_OK);
             assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
             reach_forward_kinematics(&r.skeleton, pose, world);
             for (int i = 0; i < LINKAGE_BONES; ++i)
