@@ -199,6 +199,61 @@ static int iterate_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach
     return forward_2d(chain, root, NULL);
 }
 
+/* Joints kept aside for a second attempt, on the stack: chains up to this many joints get one. */
+#define REACH__2D_KEPT_JOINTS 65
+
+/* The restart shape: every bone turned from its parent by the middle of its range. */
+static void middle_of_ranges_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
+    reach_vec2 d = reach_vec2_normalize_safe(chain->base_direction, reach_vec2_make(1, 0));
+    chain->joints[0] = root;
+    for (int i = 0; i < chain->bone_count; ++i) {
+        d = rotate(d, (chain->min_angle[i] + chain->max_angle[i]) / 2);
+        chain->joints[i + 1] = reach_vec2_add(chain->joints[i], reach_vec2_scale(d, chain->lengths[i]));
+    }
+}
+
+/* One attempt from the current joints: FABRIK's passes, then CCD sweeps once FABRIK wanders,
+ * has used half of this attempt's budget or stalls; it ends when the end is within tolerance,
+ * the cap is reached or the sweeps stall. Counts on in r->iterations. */
+static void run_2d(const reach_fabrik_2d_chain *chain, reach_vec2 *root, reach_vec2 target, reach_real total,
+                   reach_real tolerance, const reach_solver_settings *s, reach_solve_result *r) {
+    int n = chain->bone_count, first = r->iterations;
+    reach_real previous = miss(chain, target), best = previous;
+    int polishing = 0, since_best = 0;
+    while (r->iterations < s->max_iterations && miss(chain, target) > tolerance) {
+        ++r->iterations;
+        r->limited = iterate_2d(chain, *root, target, total, polishing);
+        reach_real now = miss(chain, target);
+        /* As in 3-D: FABRIK that wanders without getting nearer, or has used half the budget,
+         * hands over to CCD sweeps, which only move downhill. */
+        since_best = now < REACH__POLISH_PROGRESS * best ? 0 : since_best + 1;
+        best = reach_min(best, now);
+        if (!polishing &&
+            (since_best >= REACH__POLISH_PATIENCE || 2 * (r->iterations - first) >= s->max_iterations - first)) {
+            polishing = 1;
+            previous = now;
+            continue;
+        }
+        if (reach_fabs(previous - now) > reach__stall_threshold(REACH__STALL_RATIO * tolerance, previous, now)) {
+            previous = now;
+            continue;
+        }
+        if (r->iterations >= s->max_iterations) break;
+        if (s->fabrik_move_root) {
+            /* Stalled short: slide the whole chain (root included) by what the end lacks. */
+            reach_vec2 shift = reach_vec2_sub(target, chain->joints[n]);
+            *root = reach_vec2_add(*root, shift);
+            for (int i = 0; i <= n; ++i)
+                chain->joints[i] = reach_vec2_add(chain->joints[i], shift);
+        } else if (!polishing) {
+            polishing = 1;
+        } else {
+            break;
+        }
+        previous = miss(chain, target);
+    }
+}
+
 reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
                                    const reach_solver_settings *settings, reach_solve_result *result) {
     REACH_CHECK_ARG(chain);
@@ -220,41 +275,30 @@ reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec
     /* The starting joints need not be the lengths apart; a forward pass makes them so, and the
      * pose handed back always comes out of one. */
     r.limited = forward_2d(chain, root, NULL);
-    reach_real previous = miss(chain, target), best = previous;
-    int polishing = 0, since_best = 0;
-    while (r.iterations < s.max_iterations && miss(chain, target) > tolerance) {
-        ++r.iterations;
-        r.limited = iterate_2d(chain, root, target, total, polishing);
-        reach_real now = miss(chain, target);
-        /* As in 3-D: FABRIK that wanders without getting nearer, or has used half the budget,
-         * hands over to CCD sweeps, which only move downhill. */
-        since_best = now < REACH__POLISH_PROGRESS * best ? 0 : since_best + 1;
-        best = reach_min(best, now);
-        if (!polishing && (since_best >= REACH__POLISH_PATIENCE || 2 * r.iterations >= s.max_iterations)) {
-            polishing = 1;
-            previous = now;
-            continue;
-        }
-        if (reach_fabs(previous - now) > reach__stall_threshold(REACH__STALL_RATIO * tolerance, previous, now)) {
-            previous = now;
-            continue;
-        }
-        if (r.iterations >= s.max_iterations) break;
-        if (s.fabrik_move_root) {
-            /* Stalled short: slide the whole chain (root included) by what the end lacks. */
-            reach_vec2 shift = reach_vec2_sub(target, chain->joints[n]);
-            root = reach_vec2_add(root, shift);
-            for (int i = 0; i <= n; ++i)
-                chain->joints[i] = reach_vec2_add(chain->joints[i], shift);
-        } else if (!polishing) {
-            polishing = 1;
-        } else {
-            break;
-        }
-        previous = miss(chain, target);
-    }
+    run_2d(chain, &root, target, total, tolerance, &s, &r);
     r.residual = miss(chain, target);
+    if (r.residual > tolerance && 4 * r.iterations <= s.max_iterations && !s.fabrik_move_root && limited(chain) &&
+        reach_vec2_distance(target, root) < total && n + 1 <= REACH__2D_KEPT_JOINTS) {
+        /* Stopped early, short of a target within reach, held by the limits in a fold that a
+         * greedy step cannot leave: once more from the middle of every range, keeping the
+         * nearer. (A solve that crept on for a quarter of its budget or more is left alone.) */
+        reach_vec2 kept[REACH__2D_KEPT_JOINTS];
+        int kept_limited = r.limited;
+        for (int i = 0; i <= n; ++i)
+            kept[i] = chain->joints[i];
+        middle_of_ranges_2d(chain, root);
+        r.limited = 0;
+        run_2d(chain, &root, target, total, tolerance, &s, &r);
+        if (!(miss(chain, target) < r.residual)) {
+            for (int i = 0; i <= n; ++i)
+                chain->joints[i] = kept[i];
+            r.limited = kept_limited;
+        }
+        r.residual = miss(chain, target);
+    }
     r.reached = r.residual <= tolerance;
+    /* Short of a target the bones could span, it is the limits that hold the chain. */
+    if (!r.reached && limited(chain) && reach_vec2_distance(target, root) < total) r.limited = 1;
     if (result) *result = r;
     return REACH_OK;
 }
