@@ -22,7 +22,12 @@
  * a cone then projects the capped turn onto what it allows, which can move it a little more.
  * A lone position target on a chain whose root is a ball or cone gets one more step: the bone
  * below the root bends so that the root's own step lands the end on the target (the analytic
- * two-bone step), where plain CCD creeps up on targets near the edge of its reach. */
+ * two-bone step), where plain CCD creeps up on targets near the edge of its reach. A hinge
+ * below such a root turns about its axis to the angle its range allows that matches the
+ * distance (a straight one-sided knee bends the way it can).
+ * A stalled solve bends a chain off the line to its target (a meeting pair off the line between
+ * them), and one with hinges that stops short starts once more from the middle of every range,
+ * keeping the nearer pose; `limited` as in fabrik.h. */
 #ifndef REACH_CCD_H
 #define REACH_CCD_H
 

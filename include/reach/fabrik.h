@@ -30,8 +30,16 @@
  * pass turns a bone with several moving children to the best-fit rotation for all of them.
  *
  * Closed loops: a REACH_TARGET_MEET target asks two joints to coincide. Each iteration both are
- * pulled to the midpoint of where they are (to the root's joint when one of them is the root),
- * so the two chains close on each other while every other target and limit still holds.
+ * pulled to one point: where a position target holds either end, the root's joint when one of
+ * them is the root, else where the spheres of their last links cross (nearest the midpoint of the
+ * two ends), so the loop closes without the links above moving; every other target and limit
+ * still holds.
+ *
+ * A solve with hinges that stops short of a target within the bones' length starts once more
+ * from the middle of every joint's range and keeps the nearer pose (ccd.h does the same). A
+ * result short of its targets has `limited` set when a joint sits at an end of its range or,
+ * for a target the bones could span, when restricting joints (hinges, cones, fixed) hold the
+ * chain in a nearest pose that is not the target.
  *
  * Also here: FABRIK in 2-D on plain arrays of points, and the way back from solved positions
  * to local rotations for any set of bones of a tree. */
