@@ -20,7 +20,7 @@
 #define LENGTH_TOL 1e-5
 #endif
 
-/* Frames per solver, a hundredth of them under REACH_TEST_QUICK. A million frames of the
+/* Frames per solver (a hundredth of them in quick and unoptimised runs). A million frames of the
  * Jacobian solver; FABRIK and CCD cost one and a half to two times more a frame on this chain (11 and
  * 8 iterations a frame against 3.4), so they run fewer frames to keep the whole Release run near a
  * minute on the two-core build machine (docs/reliability.md has the measurements). Each run is
@@ -36,6 +36,16 @@
 #define JUMP_HOLD  30
 #define AWAY_EVERY 2000
 #define AWAY_FOR   200
+
+/* n frames, or a hundredth of them under REACH_TEST_QUICK or in a build without NDEBUG: the
+ * Debug and sanitizer builds `make test` also runs solve some fifty times slower. */
+static long frames(long n) {
+#ifdef NDEBUG
+    return test_scaled((int)n);
+#else
+    return n / 100 > 0 ? n / 100 : 1;
+#endif
+}
 
 typedef struct long_run {
     rig r;
@@ -160,7 +170,7 @@ static long_run the_run;
  * the run, the last reports it; the ones between carry the pose on. */
 static void run_part(const solver_run *solver, int part) {
     long_run *run = &the_run;
-    long total = test_scaled((int)solver->frames), per_part = test_scaled(PART_FRAMES);
+    long total = frames(solver->frames), per_part = frames(PART_FRAMES);
     long first = part * per_part, count = total - first < per_part ? total - first : per_part;
     if (part == 0) long_run_init(run, solver->seed);
     if (count > 0) run_frames(run, solver->solve, solver->size, first, count);
