@@ -20,7 +20,7 @@
 #define LENGTH_TOL 1e-5
 #endif
 
-/* Frames per solver (a hundredth of them in quick and unoptimised runs). A million frames of the
+/* Frames per solver (fewer in quick, sanitized and unoptimised runs: frames()). A million frames of the
  * Jacobian solver; FABRIK and CCD cost one and a half to two times more a frame on this chain (11 and
  * 8 iterations a frame against 3.4), so they run fewer frames to keep the whole Release run near a
  * minute on the two-core build machine (docs/reliability.md has the measurements). Each run is
@@ -37,13 +37,25 @@
 #define AWAY_EVERY 2000
 #define AWAY_FOR   200
 
-/* n frames, or a hundredth of them under REACH_TEST_QUICK or in a build without NDEBUG: the
- * Debug and sanitizer builds `make test` also runs solve some fifty times slower. */
+/* Sanitizers make every frame a few times slower (AddressSanitizer with UndefinedBehaviorSanitizer
+ * about 2.5 times, measured); an unoptimised build some fifty times. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+/* n frames; a tenth of them under a sanitizer, a hundredth under REACH_TEST_QUICK or in a build
+ * without NDEBUG, so that every build `make test` runs stays near a minute or less. */
 static long frames(long n) {
-#ifdef NDEBUG
-    return test_scaled((int)n);
-#else
+#ifndef NDEBUG
     return n / 100 > 0 ? n / 100 : 1;
+#elif defined(SANITIZED)
+    return test_scaled((int)(n / 10));
+#else
+    return test_scaled((int)n);
 #endif
 }
 
