@@ -119,13 +119,8 @@ static reach_status solve_all(void) {
         reach_vec2 pin = crank_pin_target(k * STEP);
         reach_target targets[2];
         targets[0] = reach_target_position(COUPLER_BONE, reach_vec3_make(pin.x, pin.y, 0));
-        targets[1] = reach_target_position(COUPLER_END, reach_vec3_zero());
-        targets[1].kind = REACH_TARGET_MEET;
-        targets[1].meet_bone = ROCKER_END;
-        /* Closing the loop converges linearly: near the crank's dead centres it takes over a
-         * hundred iterations to reach the default tolerance. */
+        targets[1] = reach_target_meet(COUPLER_END, ROCKER_END);
         reach_solver_settings settings = reach_solver_default_settings();
-        settings.max_iterations = 160;
         reach_status status =
             reach_fabrik_solve(&rig.skeleton, targets, 2, &settings, pose, scratch, sizeof scratch, &frames[k].result);
         if (status != REACH_OK) return status;

@@ -75,8 +75,8 @@ static double next_unit(uint64_t *seed) {
 }
 
 /* Targets made by forward kinematics of joint values inside the limits: ccd and jacobian reach
- * every one; fabrik may stop short where a one-sided hinge starts straight (docs/cli.md), but
- * then says so honestly. All keep the limits. */
+ * every one; fabrik may stop short on a few (docs/solvers.md), but then says so honestly. All
+ * keep the limits. */
 static void limits_hold_and_allowed_targets_are_reached(void **state) {
     (void)state;
     uint64_t seed = 2024;
