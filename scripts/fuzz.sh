@@ -23,7 +23,10 @@ for target in "${targets[@]}"; do
   corpus=$build/corpus/$target
   mkdir -p "$corpus"
   echo "fuzz: $target for ${seconds}s"
-  if "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  # FUZZ_SEED and FUZZ_RUNS make a run repeatable: the same inputs in the same order on any
+  # machine (a slower one stops earlier in the same sequence).
+  if "$build/fuzz/$target" -max_total_time="$seconds" ${FUZZ_SEED:+-seed=$FUZZ_SEED} ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} \
+    -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$build/" -print_final_stats=0 "$corpus" "fuzz/corpus/$target" \
     >"$build/$target.log" 2>&1; then
     passed=$((passed + 1))
