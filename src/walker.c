@@ -35,11 +35,21 @@ reach_walker_leg_def reach_walker_default_leg_def(void) {
     return d;
 }
 
+/* REACH_ERROR_NOT_FINITE for NaN or infinity, REACH_ERROR_OUT_OF_RANGE for a finite number
+ * beyond the walker's extent, REACH_OK otherwise. */
+static reach_status check_magnitudes(const reach_real *numbers, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        if (!reach_is_finite(numbers[i])) return REACH_ERROR_NOT_FINITE;
+    for (size_t i = 0; i < count; i++)
+        if (!(reach_fabs(numbers[i]) <= (reach_real)REACH_WALKER_MAX_EXTENT)) return REACH_ERROR_OUT_OF_RANGE;
+    return REACH_OK;
+}
+
 static reach_status check_def(const reach_walker_def *d) {
     reach_real numbers[] = {d->step_threshold, d->step_duration, d->step_height, d->lead_time,
                             d->overstretch,    d->ride_height,   d->max_tilt,    d->follow_time};
-    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
-        if (!reach_is_finite(numbers[i])) return REACH_ERROR_NOT_FINITE;
+    reach_status st = check_magnitudes(numbers, sizeof numbers / sizeof numbers[0]);
+    if (st != REACH_OK) return st;
     if (d->dimensions != 2 && d->dimensions != 3) return REACH_ERROR_INVALID_ARGUMENT;
     if (!(d->step_threshold > 0) || !(d->step_duration > 0) || d->step_height < 0 || d->lead_time < 0 ||
         !(d->overstretch > 0) || d->overstretch > 1 || d->ride_height < 0 || d->max_tilt < 0 ||
@@ -67,25 +77,44 @@ static reach_status check_limits(const reach_walker_leg_def *leg) {
 }
 
 /* Checks a leg and resolves its reach (0: the chain's length) into *out. */
+/* Each bone longer than the zero-length share of the chain (the two-bone solver's rule, kept
+ * for every leg so that no leg is accepted here and then refused frame after frame) and no
+ * shorter than the reciprocal of the extent. */
+static reach_status check_bones(const reach_walker_leg_def *leg, reach_real *chain) {
+    reach_status st = check_magnitudes(leg->bone_lengths, (size_t)leg->bone_count);
+    if (st != REACH_OK) return st;
+    *chain = 0;
+    for (int k = 0; k < leg->bone_count; k++) {
+        if (!(leg->bone_lengths[k] > 0)) return REACH_ERROR_ZERO_LENGTH;
+        *chain += leg->bone_lengths[k];
+    }
+    for (int k = 0; k < leg->bone_count; k++) {
+        if (!(leg->bone_lengths[k] > REACH_ZERO_LENGTH_RATIO * *chain)) return REACH_ERROR_ZERO_LENGTH;
+        if (leg->bone_lengths[k] < 1 / (reach_real)REACH_WALKER_MAX_EXTENT) return REACH_ERROR_OUT_OF_RANGE;
+    }
+    return REACH_OK;
+}
+
 static reach_status check_leg(const reach_walker_def *def, const reach_walker_leg_def *leg, reach_walker_leg_def *out) {
     if (!bone_count_fits(leg->solver, leg->bone_count)) return REACH_ERROR_INVALID_ARGUMENT;
-    if (!reach_vec3_is_finite(leg->hip) || !reach_vec2_is_finite(leg->rest) || !reach_is_finite(leg->reach) ||
-        !reach_vec3_is_finite(leg->knee))
-        return REACH_ERROR_NOT_FINITE;
-    reach_real chain = 0;
-    for (int k = 0; k < leg->bone_count; k++) {
-        if (!reach_is_finite(leg->bone_lengths[k])) return REACH_ERROR_NOT_FINITE;
-        if (!(leg->bone_lengths[k] > 0)) return REACH_ERROR_ZERO_LENGTH;
-        chain += leg->bone_lengths[k];
-    }
-    if (leg->group < 0 || leg->reach < 0 || leg->reach > chain) return REACH_ERROR_INVALID_ARGUMENT;
-    reach_status st = check_limits(leg);
+    reach_real numbers[] = {leg->hip.x, leg->hip.y, leg->hip.z, leg->rest.x, leg->rest.y, leg->reach};
+    reach_status st = check_magnitudes(numbers, sizeof numbers / sizeof numbers[0]);
     if (st != REACH_OK) return st;
+    if (!reach_vec3_is_finite(leg->knee)) return REACH_ERROR_NOT_FINITE;
+    reach_real chain;
+    st = check_bones(leg, &chain);
+    if (st != REACH_OK) return st;
+    if (leg->group < 0 || leg->reach < 0 || leg->reach > chain) return REACH_ERROR_INVALID_ARGUMENT;
+    st = check_limits(leg);
+    if (st != REACH_OK) return st;
+    /* Only the knee's direction counts: keep it as a unit vector, so that turning it with the
+     * body can never overflow, whatever its length. */
     reach_vec3 knee = leg->knee;
     if (def->dimensions == 2) knee.z = 0;
     if (!(reach_vec3_max_abs(knee) > 0)) return REACH_ERROR_INVALID_ARGUMENT;
 
     *out = *leg;
+    out->knee = reach_vec3_normalize_safe(knee, reach_vec3_make(0, 0, 1));
     if (out->reach == 0) out->reach = chain;
     /* The rest stance must be possible: on level ground, with the body at its ride height. */
     reach_vec3 hip = leg->hip;
@@ -99,12 +128,12 @@ static reach_status check_leg(const reach_walker_def *def, const reach_walker_le
 /* The first shape the solvers start from: the first bone toward the knee, the rest straight
  * on toward the foot, so that the chain starts bent the way the knee asks. */
 static void initial_shape(const reach_walker *walker, reach_walker_leg *leg) {
+    /* A unit vector (check_leg), in the ground plane in 2-D: turning it keeps it there. */
     reach_vec3 knee = reach_quat_rotate(walker->rotation, leg->def.knee);
-    if (walker->def.dimensions == 2) knee.z = 0;
     leg->joints[0] = leg->hip;
-    leg->joints[1] =
-        reach_vec3_mad(leg->hip, reach_vec3_normalize_safe(knee, reach_vec3_make(0, 0, 1)), leg->def.bone_lengths[0]);
-    reach_vec3 on = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->joints[1]), reach_vec3_make(0, 0, -1));
+    leg->joints[1] = reach_vec3_mad(leg->hip, knee, leg->def.bone_lengths[0]);
+    /* With the foot at the knee, the rest fold back from it: still in the plane in 2-D. */
+    reach_vec3 on = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->joints[1]), reach_vec3_scale(knee, -1));
     for (int k = 1; k < leg->def.bone_count; k++)
         leg->joints[k + 1] = reach_vec3_mad(leg->joints[k], on, leg->def.bone_lengths[k]);
 }
@@ -120,7 +149,10 @@ reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def
     REACH_CHECK_ARG(leg_count >= 1 && leg_count <= REACH_WALKER_MAX_LEGS);
     reach_status st = check_def(def);
     if (st != REACH_OK) return st;
-    if (!reach_vec2_is_finite(position) || !reach_is_finite(heading)) return REACH_ERROR_NOT_FINITE;
+    if (!reach_is_finite(heading)) return REACH_ERROR_NOT_FINITE;
+    reach_real where[] = {position.x, position.y};
+    st = check_magnitudes(where, 2);
+    if (st != REACH_OK) return st;
     reach_walker_leg_def resolved[REACH_WALKER_MAX_LEGS];
     for (int i = 0; i < leg_count; i++) {
         st = check_leg(def, &legs[i], &resolved[i]);
@@ -160,8 +192,10 @@ static reach_real heading_change(reach_real from, reach_real to) {
 
 reach_status reach_walker_update(reach_walker *walker, reach_vec2 position, reach_real heading, reach_real dt) {
     REACH_CHECK_ARG(walker);
-    if (!reach_vec2_is_finite(position) || !reach_is_finite(heading) || !reach_is_finite(dt))
-        return REACH_ERROR_NOT_FINITE;
+    if (!reach_is_finite(heading)) return REACH_ERROR_NOT_FINITE;
+    reach_real numbers[] = {position.x, position.y, dt};
+    reach_status st = check_magnitudes(numbers, sizeof numbers / sizeof numbers[0]);
+    if (st != REACH_OK) return st;
     if (!(dt > 0)) return REACH_ERROR_INVALID_ARGUMENT;
     reach_vec2 moved = reach_vec2_sub(position, reach_vec2_make(walker->position.x, walker->position.y));
     reach_vec2 velocity = reach_vec2_scale(moved, 1 / dt);

@@ -13,7 +13,7 @@ void reach__walker_ground(const reach_walker *walker, reach_real x, reach_real y
     reach_vec3 n = up;
     walker->def.ground(walker->def.ground_user, x, y, &h, &n);
     n = reach_vec3_normalize_safe(n, reach_vec3_zero());
-    if (!reach_is_finite(h) || !(n.z > 0)) {
+    if (!(reach_fabs(h) <= (reach_real)REACH_WALKER_MAX_EXTENT) || !(n.z > 0)) {
         *height = level;
         return;
     }
@@ -30,40 +30,56 @@ static reach_vec3 cap_tilt(reach_vec3 up, reach_real max_tilt) {
 
 /* Least-squares plane z = level + a·x + b·y through the planted feet, x and y relative to the
  * body origin. A small ridge term keeps the slopes defined (and zero across the line) when
- * the feet are fewer than three or in a line. Returns 0 when no foot is planted. */
+ * the feet are fewer than three or in a line. The sums are formed in units of the feet's
+ * spread, so that they neither overflow nor underflow however large or small the creature is;
+ * slopes that still come out undefined count as level ground. Returns 0 when no foot is
+ * planted. */
 static int fit_feet_plane(const reach_walker *walker, reach_real *level, reach_real *a, reach_real *b) {
-    reach_real n = 0, su = 0, sv = 0, sz = 0, reach_sum = 0;
+    reach_real n = 0, mu = 0, mv = 0, mz = 0, reach_sum = 0;
     for (int i = 0; i < walker->leg_count; i++) {
         const reach_walker_leg *leg = &walker->legs[i];
         if (!leg->planted) continue;
         n += 1;
-        su += leg->foot.x - walker->position.x;
-        sv += leg->foot.y - walker->position.y;
-        sz += leg->foot.z;
+        mu += leg->foot.x - walker->position.x;
+        mv += leg->foot.y - walker->position.y;
+        mz += leg->foot.z;
         reach_sum += leg->def.reach;
     }
     if (n == 0) return 0;
-    reach_real mu = su / n, mv = sv / n, mz = sz / n;
+    mu /= n, mv /= n, mz /= n;
+    reach_real spread = reach_sum / n;
+    for (int i = 0; i < walker->leg_count; i++) {
+        const reach_walker_leg *leg = &walker->legs[i];
+        if (!leg->planted) continue;
+        reach_vec3 d = reach_vec3_make(leg->foot.x - walker->position.x - mu, leg->foot.y - walker->position.y - mv,
+                                       leg->foot.z - mz);
+        spread = reach_max(spread, reach_vec3_max_abs(d));
+    }
     reach_real suu = 0, suv = 0, svv = 0, suz = 0, svz = 0;
     for (int i = 0; i < walker->leg_count; i++) {
         const reach_walker_leg *leg = &walker->legs[i];
         if (!leg->planted) continue;
-        reach_real u = leg->foot.x - walker->position.x - mu, v = leg->foot.y - walker->position.y - mv;
-        reach_real z = leg->foot.z - mz;
+        reach_real u = (leg->foot.x - walker->position.x - mu) / spread;
+        reach_real v = (leg->foot.y - walker->position.y - mv) / spread;
+        reach_real z = (leg->foot.z - mz) / spread;
         suu += u * u;
         suv += u * v;
         svv += v * v;
         suz += u * z;
         svz += v * z;
     }
-    reach_real mean_reach = reach_sum / n;
+    reach_real mean_reach = reach_sum / n / spread;
     reach_real ridge = REACH_R(1e-3) * mean_reach * mean_reach * n;
     suu += ridge;
     svv += ridge;
-    reach_real det = suu * svv - suv * suv; /* > 0: the ridge makes the matrix positive definite */
+    reach_real det = suu * svv - suv * suv; /* > 0 unless the ridge underflowed */
     *a = (suz * svv - svz * suv) / det;
     *b = (svz * suu - suz * suv) / det;
     *level = mz - *a * mu - *b * mv;
+    if (!(det > 0) || !reach_is_finite(*level)) {
+        *a = *b = 0;
+        *level = mz;
+    }
     return 1;
 }
 

@@ -32,19 +32,44 @@ static reach_vec3 knee_direction(const reach_walker *walker, const reach_walker_
     return reach_quat_rotate(walker->rotation, leg->def.knee);
 }
 
-/* The point the knee bends toward. In 2-D it is the perpendicular of the hip→foot line on the
- * knee's side, so that the knee stays in the plane even when the leg is straight. */
-static reach_vec3 knee_pole(const reach_walker *walker, reach_walker_leg *leg) {
+static reach_vec2 ground_plane(reach_vec3 v) { return reach_vec2_make(v.x, v.y); }
+
+/* 2-D: the planar solver, bent to the knee's side of the hip→foot line, so that the chain
+ * never leaves z = 0, even with the foot on the hip or the solve refused. */
+static void solve_two_bone_2d(const reach_walker *walker, reach_walker_leg *leg) {
     reach_vec3 knee = knee_direction(walker, leg);
-    if (walker->def.dimensions == 3) return reach_vec3_add(leg->hip, knee);
     update_bend_side(leg, knee);
-    reach_vec3 to_foot = reach_vec3_sub(leg->foot, leg->hip);
-    reach_vec3 across = reach_vec3_make(-to_foot.y, to_foot.x, 0);
-    return reach_vec3_mad(leg->hip, across, (reach_real)leg->bend);
+    reach_vec2 hip = ground_plane(leg->hip);
+    reach_vec2 knee_2d = reach_vec2_normalize_safe(ground_plane(knee), reach_vec2_make(1, 0));
+    reach_vec2 upper =
+        reach_vec2_normalize_safe(reach_vec2_sub(ground_plane(leg->joints[1]), ground_plane(leg->joints[0])), knee_2d);
+    reach_vec2 lower =
+        reach_vec2_normalize_safe(reach_vec2_sub(ground_plane(leg->joints[2]), ground_plane(leg->joints[1])), upper);
+    reach_two_bone_2d_input in;
+    in.root = hip;
+    /* The previous shape rebuilt at the hip with the defined lengths, as in 3-D below. */
+    in.mid = reach_vec2_add(in.root, reach_vec2_scale(upper, leg->def.bone_lengths[0]));
+    in.end = reach_vec2_add(in.mid, reach_vec2_scale(lower, leg->def.bone_lengths[1]));
+    in.target = ground_plane(leg->foot);
+    in.bend = leg->bend > 0 ? REACH_BEND_CCW : REACH_BEND_CW;
+    reach_two_bone_options options = reach_two_bone_default_options();
+    options.rotations = 0;
+    reach_two_bone_2d_output out;
+    if (reach_two_bone_solve_2d(&in, &options, &out) != REACH_OK) {
+        out.mid = in.mid;
+        out.end = in.end;
+    }
+    leg->joints[0] = leg->hip;
+    leg->joints[1] = reach_vec3_make(out.mid.x, out.mid.y, 0);
+    leg->joints[2] = reach_vec3_make(out.end.x, out.end.y, 0);
 }
 
 static void solve_two_bone(const reach_walker *walker, reach_walker_leg *leg) {
-    reach_vec3 pole = knee_pole(walker, leg);
+    if (walker->def.dimensions == 2) {
+        solve_two_bone_2d(walker, leg);
+        return;
+    }
+    reach_vec3 pole = reach_vec3_add(leg->hip, knee_direction(walker, leg));
     reach_vec3 toward_foot = reach_vec3_normalize_safe(reach_vec3_sub(leg->foot, leg->hip), reach_vec3_make(0, 0, -1));
     reach_vec3 upper = leg_bone_direction(leg, 0, toward_foot);
     reach_vec3 lower = leg_bone_direction(leg, 1, upper);

@@ -8,10 +8,20 @@
 
 #define DT ((reach_real)1 / 60)
 
+/* Finite numbers at the ends of the range: a knee direction near overflow, one below the
+ * normal range, a ground height near overflow, and a time step whose velocities overflow. */
 #ifdef REACH_DOUBLE
-#define REL_TOL 1e-9
+#define REL_TOL     1e-9
+#define KNEE_HUGE   1e300
+#define KNEE_TINY   1e-320
+#define HEIGHT_HUGE 1e300
+#define DT_TINY     1e-305
 #else
-#define REL_TOL 2e-5
+#define REL_TOL     2e-5
+#define KNEE_HUGE   1e37f
+#define KNEE_TINY   1e-40f
+#define HEIGHT_HUGE 3e38f
+#define DT_TINY     1e-35f
 #endif
 
 static reach_walker_def def_3d(void) { return reach_walker_default_def(); }
@@ -143,12 +153,69 @@ static void test_bad_definitions_are_refused(void **state) {
     expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "limit beyond pi");
     bad[0].min_angle[0] = nan;
     expect_init_error(&def, bad, 4, REACH_ERROR_NOT_FINITE, "NaN limit");
-    memcpy(bad, legs, sizeof bad), bad[0].hip = reach_vec3_make(REACH_R(1e30), 0, 0);
-    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "hip far away");
+    memcpy(bad, legs, sizeof bad), bad[0].hip = reach_vec3_make(100, 0, 0);
+    expect_init_error(&def, bad, 4, REACH_ERROR_INVALID_ARGUMENT, "hip far from its rest");
+
+    /* Finite numbers beyond the walker's extent, each of which once came out NaN. */
+    const reach_real beyond = REACH_R(1e30);
+    memcpy(bad, legs, sizeof bad), bad[0].hip = reach_vec3_make(beyond, 0, 0);
+    expect_init_error(&def, bad, 4, REACH_ERROR_OUT_OF_RANGE, "hip beyond the extent");
+    memcpy(bad, legs, sizeof bad), bad[1].rest.y = -beyond;
+    expect_init_error(&def, bad, 4, REACH_ERROR_OUT_OF_RANGE, "rest beyond the extent");
+    memcpy(bad, legs, sizeof bad), bad[1].bone_lengths[1] = REACH_R(1e22);
+    expect_init_error(&def, bad, 4, REACH_ERROR_OUT_OF_RANGE, "bone beyond the extent");
+    memcpy(bad, legs, sizeof bad), bad[1].bone_lengths[0] = bad[1].bone_lengths[1] = REACH_R(1e-12);
+    expect_init_error(&def, bad, 4, REACH_ERROR_OUT_OF_RANGE, "bones below the extent's reciprocal");
+    def = def_3d(), def.step_height = beyond;
+    expect_init_error(&def, legs, 4, REACH_ERROR_OUT_OF_RANGE, "swing arc beyond the extent");
+    def = def_3d(), def.step_duration = beyond;
+    expect_init_error(&def, legs, 4, REACH_ERROR_OUT_OF_RANGE, "step duration beyond the extent");
+    def = def_3d();
+    /* A leg the two-bone solver would refuse every frame is refused here, once. */
+    memcpy(bad, legs, sizeof bad), bad[2].bone_lengths[1] = REACH_ZERO_LENGTH_RATIO / 2 * bad[2].bone_lengths[0];
+    expect_init_error(&def, bad, 4, REACH_ERROR_ZERO_LENGTH, "lopsided two-bone leg");
+    memcpy(bad, legs, sizeof bad), bad[2].solver = REACH_LEG_FABRIK, bad[2].bone_count = 3;
+    bad[2].bone_lengths[2] = REACH_ZERO_LENGTH_RATIO / 4 * bad[2].bone_lengths[0];
+    expect_init_error(&def, bad, 4, REACH_ERROR_ZERO_LENGTH, "FABRIK leg with a bone of no length");
 
     static reach_walker w;
     assert_int_equal(reach_walker_init(&w, &def, legs, 4, reach_vec2_make(nan, 0), 0), REACH_ERROR_NOT_FINITE);
     assert_int_equal(reach_walker_init(&w, &def, legs, 4, reach_vec2_make(0, 0), nan), REACH_ERROR_NOT_FINITE);
+    assert_int_equal(reach_walker_init(&w, &def, legs, 4, reach_vec2_make(0, beyond), 0), REACH_ERROR_OUT_OF_RANGE);
+}
+
+/* Only the knee's direction counts, however long or short it is given: the walker keeps a unit
+ * vector, in the ground plane in 2-D, and bends the same way. */
+static void test_knee_directions_of_any_length(void **state) {
+    (void)state;
+    static reach_walker unit, huge, tiny;
+    reach_walker_leg_def legs[6];
+    for (int dimensions = 2; dimensions <= 3; dimensions++) {
+        reach_walker_def def = def_3d();
+        def.dimensions = dimensions;
+        assert_int_equal(reach_walker_standard_legs(6, REACH_LEG_TWO_BONE, legs), REACH_OK);
+        assert_int_equal(reach_walker_init(&unit, &def, legs, 6, reach_vec2_make(0, 0), 0), REACH_OK);
+        for (int i = 0; i < 6; i++)
+            legs[i].knee = reach_vec3_scale(legs[i].knee, KNEE_HUGE);
+        assert_int_equal(reach_walker_init(&huge, &def, legs, 6, reach_vec2_make(0, 0), 0), REACH_OK);
+        for (int i = 0; i < 6; i++)
+            legs[i].knee = reach_vec3_scale(reach_vec3_scale(legs[i].knee, 1 / KNEE_HUGE), KNEE_TINY);
+        assert_int_equal(reach_walker_init(&tiny, &def, legs, 6, reach_vec2_make(0, 0), 0), REACH_OK);
+        for (int f = 1; f <= 120; f++) {
+            reach_vec2 p = reach_vec2_make(REACH_R(0.02) * (reach_real)f, 0);
+            assert_int_equal(reach_walker_update(&unit, p, REACH_R(0.01) * (reach_real)f, DT), REACH_OK);
+            assert_int_equal(reach_walker_update(&huge, p, REACH_R(0.01) * (reach_real)f, DT), REACH_OK);
+            assert_int_equal(reach_walker_update(&tiny, p, REACH_R(0.01) * (reach_real)f, DT), REACH_OK);
+        }
+        for (int i = 0; i < 6; i++) {
+            ASSERT_NEAR(reach_vec3_length(huge.legs[i].def.knee), 1, 1e-6, "knee kept as a unit vector");
+            if (dimensions == 2) assert_true(huge.legs[i].def.knee.z == 0);
+            for (int k = 0; k <= 2; k++) {
+                ASSERT_VEC3_NEAR(huge.legs[i].joints[k], unit.legs[i].joints[k], 1e-4, "same bend, huge knee");
+                ASSERT_VEC3_NEAR(tiny.legs[i].joints[k], unit.legs[i].joints[k], 1e-4, "same bend, tiny knee");
+            }
+        }
+    }
 }
 
 static void test_bad_updates_leave_the_walker_alone(void **state) {
@@ -165,9 +232,13 @@ static void test_bad_updates_leave_the_walker_alone(void **state) {
     assert_int_equal(reach_walker_update(&w, here, 0, nan), REACH_ERROR_NOT_FINITE);
     assert_int_equal(reach_walker_update(&w, here, 0, 0), REACH_ERROR_INVALID_ARGUMENT);
     assert_int_equal(reach_walker_update(&w, here, 0, -DT), REACH_ERROR_INVALID_ARGUMENT);
-    /* A jump so large that the velocity overflows. */
+    /* Positions and time steps beyond the walker's extent, and a jump within it whose velocity
+     * overflows. */
     reach_real huge = REACH_R(0.9) * (sizeof(reach_real) == 4 ? (reach_real)3.4e38 : (reach_real)1.7e308);
     assert_int_equal(reach_walker_update(&w, reach_vec2_make(huge, 0), 0, REACH_R(1e-3)), REACH_ERROR_OUT_OF_RANGE);
+    assert_int_equal(reach_walker_update(&w, reach_vec2_make(0, REACH_R(2e9)), 0, DT), REACH_ERROR_OUT_OF_RANGE);
+    assert_int_equal(reach_walker_update(&w, here, 0, REACH_R(2e9)), REACH_ERROR_OUT_OF_RANGE);
+    assert_int_equal(reach_walker_update(&w, reach_vec2_make(REACH_R(1e9), 0), 0, DT_TINY), REACH_ERROR_OUT_OF_RANGE);
     assert_true(same_walker(&w, &copy));
 }
 
@@ -328,6 +399,7 @@ static void broken_slope(void *user, reach_real x, reach_real y, reach_real *hei
     *normal = reach_vec3_make(REACH_R(-0.2), 0, 1);
     if (x > 2 && x < 3) *height = (reach_real)NAN;
     if (x > 5 && x < 6) *normal = reach_vec3_make(0, 0, -1);
+    if (x > 7 && x < REACH_R(7.5)) *height = HEIGHT_HUGE; /* finite, absurd */
 }
 
 static void test_failed_ground_queries_never_give_nan(void **state) {
@@ -338,6 +410,7 @@ static void test_failed_ground_queries_never_give_nan(void **state) {
     standard(&w, &def, 6);
     walk_straight(&w, 1, 8, NULL, NULL);
     assert_true(reach_vec3_is_finite(w.position));
+    assert_true(reach_fabs(w.position.z) < 10); /* the absurd heights were not believed */
     for (int i = 0; i < w.leg_count; i++) {
         const reach_walker_leg *leg = &w.legs[i];
         for (int k = 0; k <= leg->def.bone_count; k++)
@@ -502,6 +575,7 @@ int main(void) {
         cmocka_unit_test(test_standard_creatures_initialise),
         cmocka_unit_test(test_bad_definitions_are_refused),
         cmocka_unit_test(test_bad_updates_leave_the_walker_alone),
+        cmocka_unit_test(test_knee_directions_of_any_length),
         cmocka_unit_test(test_same_inputs_same_bits),
         cmocka_unit_test(test_gait_groups),
         cmocka_unit_test(test_feet_land_ahead_by_velocity),

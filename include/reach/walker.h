@@ -41,9 +41,18 @@ REACH_EXTERN_C_BEGIN
 #define REACH_WALKER_MAX_LEGS  32
 #define REACH_WALKER_MAX_BONES 4
 
+/** The largest magnitude the walker computes with, in both precisions. Every length and
+ * coordinate a walker is given (step settings, hips, rests, reaches, bone lengths, body
+ * positions, time steps) must lie within it, and bone lengths at or above its reciprocal;
+ * anything else is refused with REACH_ERROR_OUT_OF_RANGE. A ground height beyond it counts as
+ * a failed query. With every number inside this range, every product the walker forms stays
+ * inside the floating-point range, so a walker that accepts its input never turns NaN. */
+#define REACH_WALKER_MAX_EXTENT 1e9
+
 /** The ground under the point (x, y): its height, and its unit normal pointing up (z > 0).
- * A query that gives a non-finite height or a normal that is not finite, zero or pointing
- * down is not trusted: the walker uses flat ground at the planted feet's level instead. */
+ * A query that gives a height that is not finite or beyond REACH_WALKER_MAX_EXTENT, or a
+ * normal that is not finite, zero or pointing down, is not trusted: the walker uses flat
+ * ground at the planted feet's level instead. */
 typedef void (*reach_ground_fn)(void *user, reach_real x, reach_real y, reach_real *height, reach_vec3 *normal);
 
 typedef struct reach_walker_def {
@@ -95,7 +104,10 @@ typedef struct reach_walker_leg_def {
     int group;               /**< gait group, >= 0: legs of different groups never swing together. Default 0 */
     reach_leg_solver solver; /**< default REACH_LEG_TWO_BONE */
     int bone_count;          /**< default 2 */
-    reach_real bone_lengths[REACH_WALKER_MAX_BONES]; /**< hip first, each > 0; default {1, 1.2} */
+    /** Hip first; each in [1 / REACH_WALKER_MAX_EXTENT, REACH_WALKER_MAX_EXTENT] and longer
+     * than REACH_ZERO_LENGTH_RATIO times the leg's chain (shorter is REACH_ERROR_ZERO_LENGTH).
+     * Default {1, 1.2} */
+    reach_real bone_lengths[REACH_WALKER_MAX_BONES];
     /** Body space: the direction the knee bends toward (up and outward in 3-D; in 2-D only
      * its x and y count and pick the side of the hip→foot line). Non-zero. Default +z.
      * FABRIK legs in 3-D bend in their vertical plane, and start bent toward it. */
@@ -111,8 +123,9 @@ typedef struct reach_walker_leg_def {
 
 REACH_API reach_walker_leg_def reach_walker_default_leg_def(void);
 
-/** One leg: its definition (with reach resolved) and its state after the last update. All
- * positions are world space. Read these; do not write them. */
+/** One leg: its definition (with reach resolved and the knee direction made a unit vector,
+ * in 2-D in the ground plane) and its state after the last update. All positions are world
+ * space. Read these; do not write them. */
 typedef struct reach_walker_leg {
     reach_walker_leg_def def;
     reach_vec3 hip;  /**< where the leg joins the body now */
@@ -154,8 +167,9 @@ typedef struct reach_walker {
 } reach_walker;
 
 /** Sets up a walker standing at rest: every foot planted at its rest position on the ground,
- * the body at (position, heading). Validates the definitions: finite numbers, ranges as
- * documented, 1 <= leg_count <= REACH_WALKER_MAX_LEGS, a bone count the leg's solver takes,
+ * the body at (position, heading). Validates the definitions: finite numbers
+ * (REACH_ERROR_NOT_FINITE) within REACH_WALKER_MAX_EXTENT (REACH_ERROR_OUT_OF_RANGE), ranges
+ * as documented, 1 <= leg_count <= REACH_WALKER_MAX_LEGS, a bone count the leg's solver takes,
  * and every rest position within overstretch × reach of its hip on level ground. */
 REACH_API reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def,
                                          const reach_walker_leg_def *legs, int leg_count, reach_vec2 position,
@@ -164,7 +178,8 @@ REACH_API reach_status reach_walker_init(reach_walker *walker, const reach_walke
 /** Moves the body to (position, heading) over dt seconds (> 0) and updates every leg: swings
  * advance and land, planted legs lift by the step rules, the body's height and tilt follow
  * the feet, and each chain is solved. The heading may wind past ±pi; only its change per
- * frame matters. */
+ * frame matters. The position and dt must lie within REACH_WALKER_MAX_EXTENT, and the
+ * velocity they make must stay finite over a step (REACH_ERROR_OUT_OF_RANGE otherwise). */
 REACH_API reach_status reach_walker_update(reach_walker *walker, reach_vec2 position, reach_real heading,
                                            reach_real dt);
 
