@@ -11,6 +11,7 @@
  *   ccd                    CCD: cyclic coordinate descent with the same limits and targets
  *   jacobian               Jacobian IK: transpose, pseudoinverse, DLS, SDLS; chains and trees
  *   dh                     robot arms from Denavit–Hartenberg tables
+ *   fabrik_batch           FABRIK on many chains of one shape at once, SIMD inside
  *   walker                 procedural locomotion: legs, gait groups, step rules, ground
  * See README.md and docs/ for the guide. */
 #ifndef REACH_H
@@ -28,6 +29,7 @@
 #include "status.h"
 #include "two_bone.h"
 #include "batch.h"
+#include "fabrik_batch.h"
 #include "walker.h"
 
 #endif

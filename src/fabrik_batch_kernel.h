@@ -1,0 +1,425 @@
+/* The lock-step kernel of batch FABRIK, written once and instantiated per instruction set by
+ * fabrik_batch.c, which defines before including this file:
+ *   FB_NAME    the function's name
+ *   FB_TARGET  a function attribute selecting the instruction set (may be empty)
+ *   FB_BYTES   the vector width in bytes, or 0 for the scalar path (one lane, plain reach_real)
+ *   FB_SQRT(v) the square root for that instruction set
+ * FB_NAME(job, i, first_error) solves the chains [i, i + width) of job->batch. Every operation
+ * is an IEEE one on each lane alone, in the same order in every instantiation, so each chain's
+ * bits do not depend on the kernel or on its neighbours (fabrik_batch.h). Masks are lane
+ * integers, all ones where true, in the scalar path too. */
+
+#define FB_JOIN2(a, b) a##b
+#define FB_JOIN(a, b)  FB_JOIN2(a, b)
+#define FB_FN(suffix)  FB_JOIN(FB_NAME, suffix)
+
+#if FB_BYTES
+#define FB_WIDTH ((int)(FB_BYTES / sizeof(reach_real)))
+typedef reach_real FB_FN(_v) __attribute__((vector_size(FB_BYTES)));
+typedef fb_lane_int FB_FN(_m) __attribute__((vector_size(FB_BYTES)));
+#define FV FB_FN(_v)
+#define FM FB_FN(_m)
+
+FB_TARGET static inline FV FB_FN(_load)(const reach_real *p) {
+    FV v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+FB_TARGET static inline FV FB_FN(_sel)(FM m, FV a, FV b) { return (FV)((m & (FM)a) | (~m & (FM)b)); }
+FB_TARGET static inline FM FB_FN(_msel)(FM m, FM a, FM b) { return (m & a) | (~m & b); }
+
+/* Lanes where m is clear get `old` back: the bits the array held. */
+FB_TARGET static inline void FB_FN(_store)(reach_real *p, FM m, FV a, FV old) {
+    FV r = FB_FN(_sel)(m, a, old);
+    memcpy(p, &r, sizeof r);
+}
+
+FB_TARGET static inline int FB_FN(_any)(FM m) {
+    fb_lane_int lanes[FB_WIDTH];
+    memcpy(lanes, &m, sizeof lanes);
+    fb_lane_int any = 0;
+    for (int k = 0; k < FB_WIDTH; ++k)
+        any |= lanes[k];
+    return any != 0;
+}
+
+#define FB_CMP(a, op, b) ((a)op(b))
+#define FB_SPLAT(x)      (zero + (x))
+#define FB_MASK_SPLAT(x) (none + (x))
+#define FB_SPILL(dst, v) memcpy(dst, &(v), sizeof(v))
+#else
+#define FB_WIDTH 1
+#define FV       reach_real
+#define FM       fb_lane_int
+
+static inline FV FB_FN(_load)(const reach_real *p) { return *p; }
+static inline FV FB_FN(_sel)(FM m, FV a, FV b) { return m ? a : b; }
+static inline FM FB_FN(_msel)(FM m, FM a, FM b) { return m ? a : b; }
+static inline void FB_FN(_store)(reach_real *p, FM m, FV a, FV old) {
+    (void)old;
+    if (m) *p = a;
+}
+static inline int FB_FN(_any)(FM m) { return m != 0; }
+
+#define FB_CMP(a, op, b) (-(FM)((a)op(b)))
+#define FB_SPLAT(x)      ((FV)(x))
+#define FB_MASK_SPLAT(x) ((FM)(x))
+#define FB_SPILL(dst, v) ((dst)[0] = (v))
+#endif
+
+#define VLOAD                        FB_FN(_load)
+#define VSEL                         FB_FN(_sel)
+#define MSEL                         FB_FN(_msel)
+#define VSTORE                       FB_FN(_store)
+#define VANY                         FB_FN(_any)
+#define VMIN(a, b)                   VSEL(FB_CMP(a, <, b), a, b)
+#define VMAX(a, b)                   VSEL(FB_CMP(a, >, b), a, b)
+#define VABS(a)                      VMAX(a, -(a))
+#define VDOT(ax, ay, az, bx, by, bz) ((ax) * (bx) + (ay) * (by) + (az) * (bz))
+
+/* A unit vector across the unit vector u: u's rejection from the axis it is least along
+ * (reach_vec3_any_perpendicular). */
+FB_TARGET static inline void FB_FN(_across)(FV ux, FV uy, FV uz, FV *px, FV *py, FV *pz) {
+    const FV zero = {0}, one = FB_SPLAT(1);
+    FV ax = VABS(ux), ay = VABS(uy), az = VABS(uz);
+    FM use_x = FB_CMP(ax, <, ay) & FB_CMP(ax, <, az), use_y = ~use_x & FB_CMP(ay, <, az);
+    FV ox = VSEL(use_x, one, zero), oy = VSEL(use_y, one, zero), oz = VSEL(use_x | use_y, zero, one);
+    FV along = VDOT(ox, oy, oz, ux, uy, uz);
+    FV x = ox - ux * along, y = oy - uy * along, z = oz - uz * along;
+    FV inv = one / FB_SQRT(VDOT(x, y, z, x, y, z));
+    *px = x * inv;
+    *py = y * inv;
+    *pz = z * inv;
+}
+
+/* One lane group of the solve. `j` rows below are joint indices; row r of an array starts at
+ * r * stride. */
+FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_error) {
+    const reach_fabrik_batch *b = job->batch;
+    const size_t s = job->stride;
+    const int n = job->bones;
+    const FV zero = {0};
+    const FM none = {0};
+    reach_real *px = b->joints.x + i, *py = b->joints.y + i, *pz = b->joints.z + i;
+    const reach_real *len = b->lengths + i;
+    const FV min_square = FB_SPLAT(FB_MIN_SQUARE), largest = FB_SPLAT(FB_LARGEST), limit = FB_SPLAT(FB_LIMIT);
+
+    /* ---- checks: nothing is written for a lane that fails one ---- */
+    FV rx = VLOAD(b->root.x + i), ry = VLOAD(b->root.y + i), rz = VLOAD(b->root.z + i);
+    FV tx = VLOAD(b->target.x + i), ty = VLOAD(b->target.y + i), tz = VLOAD(b->target.z + i);
+    /* Each value is checked on its own: a NaN would vanish inside a running maximum. */
+    FM finite = ~none;
+    FV coords = zero;
+#define FB_CHECK(v)                                                                                                    \
+    do {                                                                                                               \
+        FV magnitude_ = VABS(v);                                                                                       \
+        finite &= FB_CMP(magnitude_, <=, largest);                                                                     \
+        coords = VMAX(coords, magnitude_);                                                                             \
+    } while (0)
+    FB_CHECK(rx);
+    FB_CHECK(ry);
+    FB_CHECK(rz);
+    FB_CHECK(tx);
+    FB_CHECK(ty);
+    FB_CHECK(tz);
+    const FV extent = coords; /* roots and targets only: warm joints may lie anywhere */
+    FV chain = zero, shortest = largest;
+    for (int j = 0; j < n; ++j) {
+        FV l = VLOAD(len + (size_t)j * s);
+        finite &= FB_CMP(VABS(l), <=, largest);
+        chain += l;
+        shortest = VMIN(shortest, l);
+    }
+    if (!job->cold) {
+        for (int j = 0; j <= n; ++j) {
+            size_t r = (size_t)j * s;
+            FB_CHECK(VLOAD(px + r));
+            FB_CHECK(VLOAD(py + r));
+            FB_CHECK(VLOAD(pz + r));
+        }
+    }
+#undef FB_CHECK
+    FM not_finite = ~finite;
+    FM zero_length = ~FB_CMP(shortest, >, zero) | FB_CMP(shortest, <, FB_SPLAT(FB_MIN_LENGTH)) |
+                     FB_CMP(shortest, <, chain * REACH_ZERO_LENGTH_RATIO);
+    FM out_of_range = FB_CMP(coords, >, limit) | FB_CMP(chain, >, limit);
+    FM good = ~(not_finite | zero_length | out_of_range);
+
+    FV tolerance = job->tolerance > 0 ? FB_SPLAT(job->tolerance) : chain * FB_DEFAULT_TOLERANCE_RATIO;
+    tolerance = VMAX(tolerance, (extent + chain) * FB_TOLERANCE_FLOOR);
+    const FV stall = tolerance * FB_STALL_RATIO;
+
+    /* ---- the start ---- */
+    if (job->cold) {
+        FV cum = zero;
+        for (int j = 0; j <= n; ++j) {
+            size_t r = (size_t)j * s;
+            VSTORE(px + r, good, rx + job->direction.x * cum, VLOAD(px + r));
+            VSTORE(py + r, good, ry + job->direction.y * cum, VLOAD(py + r));
+            VSTORE(pz + r, good, rz + job->direction.z * cum, VLOAD(pz + r));
+            if (j < n) cum += VLOAD(len + (size_t)j * s);
+        }
+    } else {
+        /* Settled: at the root, every bone its length to 64 ε. Others are re-spaced. */
+        FV ax = VLOAD(px), ay = VLOAD(py), az = VLOAD(pz);
+        FM settled = FB_CMP(ax, ==, rx) & FB_CMP(ay, ==, ry) & FB_CMP(az, ==, rz);
+        for (int j = 0; j < n; ++j) {
+            size_t r = (size_t)(j + 1) * s;
+            FV bx = VLOAD(px + r), by = VLOAD(py + r), bz = VLOAD(pz + r);
+            FV vx = bx - ax, vy = by - ay, vz = bz - az, l = VLOAD(len + (size_t)j * s);
+            settled &= FB_CMP(VABS(FB_SQRT(VDOT(vx, vy, vz, vx, vy, vz)) - l), <=, l * FB_SETTLED_SLACK);
+            ax = bx;
+            ay = by;
+            az = bz;
+        }
+        FM respace = good & ~settled;
+        if (VANY(respace)) {
+            /* Each joint onto the line from the (placed) joint below to where it was; a joint
+             * on top of that one continues the bone below (the cold direction for the first). */
+            FV dx = FB_SPLAT(job->direction.x), dy = FB_SPLAT(job->direction.y), dz = FB_SPLAT(job->direction.z);
+            ax = rx;
+            ay = ry;
+            az = rz;
+            VSTORE(px, respace, rx, VLOAD(px));
+            VSTORE(py, respace, ry, VLOAD(py));
+            VSTORE(pz, respace, rz, VLOAD(pz));
+            for (int j = 0; j < n; ++j) {
+                size_t r = (size_t)(j + 1) * s;
+                FV ox = VLOAD(px + r), oy = VLOAD(py + r), oz = VLOAD(pz + r);
+                FV vx = ox - ax, vy = oy - ay, vz = oz - az, l = VLOAD(len + (size_t)j * s);
+                FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
+                FM ok = FB_CMP(m2, >, min_square);
+                FV inv = FB_SPLAT(1) / FB_SQRT(VMAX(m2, min_square));
+                dx = VSEL(ok, vx * inv, dx);
+                dy = VSEL(ok, vy * inv, dy);
+                dz = VSEL(ok, vz * inv, dz);
+                ax = ax + dx * l;
+                ay = ay + dy * l;
+                az = az + dz * l;
+                VSTORE(px + r, respace, ax, ox);
+                VSTORE(py + r, respace, ay, oy);
+                VSTORE(pz + r, respace, az, oz);
+            }
+        }
+    }
+
+    const size_t end = (size_t)n * s;
+#define FB_END_DISTANCE()                                                                                              \
+    FB_SQRT(VDOT(VLOAD(px + end) - tx, VLOAD(py + end) - ty, VLOAD(pz + end) - tz, VLOAD(px + end) - tx,               \
+                 VLOAD(py + end) - ty, VLOAD(pz + end) - tz))
+    FV error = FB_END_DISTANCE();
+    FM done = ~good | FB_CMP(error, <=, tolerance);
+    FM iterations = none;
+
+    /* ---- out of reach: straight toward the target, one iteration ---- */
+    FV gx = tx - rx, gy = ty - ry, gz = tz - rz;
+    FV gap = FB_SQRT(VDOT(gx, gy, gz, gx, gy, gz));
+    FM far = ~done & FB_CMP(gap, >=, chain);
+    if (job->max_iterations > 0 && VANY(far)) {
+        FV inv = FB_SPLAT(1) / VMAX(gap, min_square);
+        FV ux = gx * inv, uy = gy * inv, uz = gz * inv, cum = zero;
+        for (int j = 0; j <= n; ++j) {
+            size_t r = (size_t)j * s;
+            VSTORE(px + r, far, rx + ux * cum, VLOAD(px + r));
+            VSTORE(py + r, far, ry + uy * cum, VLOAD(py + r));
+            VSTORE(pz + r, far, rz + uz * cum, VLOAD(pz + r));
+            if (j < n) cum += VLOAD(len + (size_t)j * s);
+        }
+        error = VSEL(far, FB_END_DISTANCE(), error);
+        iterations = MSEL(far, FB_MASK_SPLAT(1), iterations);
+        done |= far;
+    }
+
+    /* ---- the iterations ---- */
+    FM kicks = none;
+    FV previous = error;
+    for (int it = 0; it < job->max_iterations; ++it) {
+        const FM active = ~done;
+        if (!VANY(active)) break;
+
+        /* Backward: the end onto the target, each joint one bone from the joint above it on
+         * the line toward where it was; a joint on top of that one keeps its bone's direction. */
+        FV nx = tx, ny = ty, nz = tz;
+        FV ox = VLOAD(px + end), oy = VLOAD(py + end), oz = VLOAD(pz + end);
+        VSTORE(px + end, active, tx, ox);
+        VSTORE(py + end, active, ty, oy);
+        VSTORE(pz + end, active, tz, oz);
+        for (int j = n - 1; j >= 0; --j) {
+            size_t r = (size_t)j * s;
+            FV cx = VLOAD(px + r), cy = VLOAD(py + r), cz = VLOAD(pz + r);
+            FV wx = nx - cx, wy = ny - cy, wz = nz - cz;
+            FV m2 = VDOT(wx, wy, wz, wx, wy, wz);
+            FM ok = FB_CMP(m2, >, min_square);
+            FV f = VLOAD(len + (size_t)j * s) / FB_SQRT(VMAX(m2, min_square));
+            FV qx = VSEL(ok, nx - wx * f, nx + (cx - ox)), qy = VSEL(ok, ny - wy * f, ny + (cy - oy)),
+               qz = VSEL(ok, nz - wz * f, nz + (cz - oz));
+            VSTORE(px + r, active, qx, cx);
+            VSTORE(py + r, active, qy, cy);
+            VSTORE(pz + r, active, qz, cz);
+            ox = cx;
+            oy = cy;
+            oz = cz;
+            nx = qx;
+            ny = qy;
+            nz = qz;
+        }
+
+        /* Forward: the root back in place; each bone aimed where the next can close onto the
+         * joint after it as the backward pass left it (two circles' crossing, on the side of
+         * where the backward pass put the joint between), else at where that pass put its end. */
+        FV ax = rx, ay = ry, az = rz;
+        FV bx = VLOAD(px), by = VLOAD(py), bz = VLOAD(pz); /* the backward pass's joint j */
+        VSTORE(px, active, rx, bx);
+        VSTORE(py, active, ry, by);
+        VSTORE(pz, active, rz, bz);
+        for (int j = 0; j < n; ++j) {
+            size_t r = (size_t)(j + 1) * s;
+            FV hx = VLOAD(px + r), hy = VLOAD(py + r), hz = VLOAD(pz + r);
+            FV la = VLOAD(len + (size_t)j * s);
+            FV mx = hx, my = hy, mz = hz; /* the aim */
+            if (j + 1 < n) {
+                size_t r2 = r + s;
+                FV lb = VLOAD(len + (size_t)(j + 1) * s);
+                FV ex = VLOAD(px + r2) - ax, ey = VLOAD(py + r2) - ay, ez = VLOAD(pz + r2) - az;
+                FV d2 = VDOT(ex, ey, ez, ex, ey, ez);
+                FV d = FB_SQRT(d2), sum = la + lb;
+                FM meets =
+                    FB_CMP(d2, >, min_square) & FB_CMP(d, >=, VABS(la - lb)) & FB_CMP(d, <=, sum * FB_STRAIGHT_SLACK);
+                FV inv = FB_SPLAT(1) / VMAX(d, min_square);
+                FV ux = ex * inv, uy = ey * inv, uz = ez * inv;
+                FV foot = (d * d + la * la - lb * lb) / (d + d);
+                FV height = FB_SQRT(VMAX(zero, la * la - foot * foot));
+                FV vx = hx - ax, vy = hy - ay, vz = hz - az;
+                FV along = VDOT(vx, vy, vz, ux, uy, uz);
+                FV cx = vx - ux * along, cy = vy - uy * along, cz = vz - uz * along;
+                FV c2 = VDOT(cx, cy, cz, cx, cy, cz);
+                FM on_line = ~FB_CMP(c2, >, min_square);
+                if (VANY(on_line & meets & active)) {
+                    FV qx, qy, qz;
+                    FB_FN(_across)(ux, uy, uz, &qx, &qy, &qz);
+                    cx = VSEL(on_line, qx, cx);
+                    cy = VSEL(on_line, qy, cy);
+                    cz = VSEL(on_line, qz, cz);
+                    c2 = VSEL(on_line, FB_SPLAT(1), c2);
+                }
+                FV hs = height / FB_SQRT(VMAX(c2, min_square));
+                FM straight = FB_CMP(d, >=, sum);
+                foot = VSEL(straight, la, foot);
+                hs = VSEL(straight, zero, hs);
+                mx = VSEL(meets, ax + ux * foot + cx * hs, hx);
+                my = VSEL(meets, ay + uy * foot + cy * hs, hy);
+                mz = VSEL(meets, az + uz * foot + cz * hs, hz);
+            }
+            FV vx = mx - ax, vy = my - ay, vz = mz - az;
+            FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
+            FM ok = FB_CMP(m2, >, min_square);
+            FV f = la / FB_SQRT(VMAX(m2, min_square));
+            /* An aim on the joint itself: the bone keeps the direction the backward pass gave it. */
+            FV nx2 = VSEL(ok, ax + vx * f, ax + (hx - bx)), ny2 = VSEL(ok, ay + vy * f, ay + (hy - by)),
+               nz2 = VSEL(ok, az + vz * f, az + (hz - bz));
+            VSTORE(px + r, active, nx2, hx);
+            VSTORE(py + r, active, ny2, hy);
+            VSTORE(pz + r, active, nz2, hz);
+            bx = hx;
+            by = hy;
+            bz = hz;
+            ax = nx2;
+            ay = ny2;
+            az = nz2;
+        }
+
+        iterations -= active;
+        error = VSEL(active, FB_END_DISTANCE(), error);
+        FM reached = FB_CMP(error, <=, tolerance);
+        FV threshold = VMAX(stall, VMAX(previous, error) * FB_NOISE_RATIO);
+        FM stalled = active & ~reached & ~FB_CMP(VABS(previous - error), >, threshold);
+        FM kick = stalled & FB_CMP(kicks, <, FB_MASK_SPLAT(FB_MAX_KICKS));
+        done |= active & (reached | (stalled & ~kick));
+        if (VANY(kick)) {
+            /* Bend every bone about one axis across the line to the target, bone j by (j + 1)
+             * times the angle, so a chain stuck on that line leaves it. */
+            FV lx = gx, ly = gy, lz = gz, l2 = VDOT(gx, gy, gz, gx, gy, gz);
+            FM on_root = ~FB_CMP(l2, >, min_square);
+            lx = VSEL(on_root, FB_SPLAT(job->direction.x), lx);
+            ly = VSEL(on_root, FB_SPLAT(job->direction.y), ly);
+            lz = VSEL(on_root, FB_SPLAT(job->direction.z), lz);
+            FV inv = FB_SPLAT(1) / FB_SQRT(VDOT(lx, ly, lz, lx, ly, lz));
+            FV kx, ky, kz;
+            FB_FN(_across)(lx * inv, ly * inv, lz * inv, &kx, &ky, &kz);
+            FV qx = VLOAD(px), qy = VLOAD(py), qz = VLOAD(pz); /* the old joint j */
+            ax = qx;
+            ay = qy;
+            az = qz;
+            for (int j = 0; j < n; ++j) {
+                size_t r = (size_t)(j + 1) * s;
+                reach_real turn = job->kick_angle * (reach_real)(j + 1);
+                FV c = FB_SPLAT(reach_cos(turn)), sn = FB_SPLAT(reach_sin(turn));
+                FV hx = VLOAD(px + r), hy = VLOAD(py + r), hz = VLOAD(pz + r);
+                FV vx = hx - qx, vy = hy - qy, vz = hz - qz;
+                FV along = VDOT(kx, ky, kz, vx, vy, vz) * (FB_SPLAT(1) - c);
+                FV wx = vx * c + (ky * vz - kz * vy) * sn + kx * along;
+                FV wy = vy * c + (kz * vx - kx * vz) * sn + ky * along;
+                FV wz = vz * c + (kx * vy - ky * vx) * sn + kz * along;
+                ax = ax + wx;
+                ay = ay + wy;
+                az = az + wz;
+                VSTORE(px + r, kick, ax, hx);
+                VSTORE(py + r, kick, ay, hy);
+                VSTORE(pz + r, kick, az, hz);
+                qx = hx;
+                qy = hy;
+                qz = hz;
+            }
+            kicks -= kick;
+            error = VSEL(kick, FB_END_DISTANCE(), error);
+        }
+        previous = VSEL(active, error, previous);
+    }
+#undef FB_END_DISTANCE
+
+    /* ---- per-lane outputs ---- */
+    reach_real lane_error[FB_WIDTH];
+    fb_lane_int lane_iterations[FB_WIDTH], lane_good[FB_WIDTH], lane_not_finite[FB_WIDTH], lane_range[FB_WIDTH];
+    fb_lane_int lane_reached[FB_WIDTH];
+    FM reached = FB_CMP(error, <=, tolerance);
+    FB_SPILL(lane_error, error);
+    FB_SPILL(lane_iterations, iterations);
+    FB_SPILL(lane_good, good);
+    FB_SPILL(lane_not_finite, not_finite);
+    FB_SPILL(lane_range, out_of_range);
+    FB_SPILL(lane_reached, reached);
+    for (int k = 0; k < FB_WIDTH; ++k) {
+        size_t lane = i + (size_t)k;
+        reach_status st = lane_good[k]         ? REACH_OK
+                          : lane_not_finite[k] ? REACH_ERROR_NOT_FINITE
+                          : lane_range[k]      ? REACH_ERROR_OUT_OF_RANGE
+                                               : REACH_ERROR_ZERO_LENGTH;
+        if (st != REACH_OK && *first_error == REACH_OK) *first_error = st;
+        if (b->out_status) b->out_status[lane] = (unsigned char)st;
+        if (b->out_residual) b->out_residual[lane] = st == REACH_OK ? lane_error[k] : FB_LARGEST;
+        if (b->out_reached) b->out_reached[lane] = (unsigned char)(st == REACH_OK && lane_reached[k]);
+        if (b->out_iterations) b->out_iterations[lane] = st == REACH_OK ? (int)lane_iterations[k] : 0;
+    }
+}
+
+#undef VLOAD
+#undef VSEL
+#undef MSEL
+#undef VSTORE
+#undef VANY
+#undef VMIN
+#undef VMAX
+#undef VABS
+#undef VDOT
+#undef FB_CMP
+#undef FB_SPLAT
+#undef FB_MASK_SPLAT
+#undef FB_SPILL
+#undef FV
+#undef FM
+#undef FB_WIDTH
+#undef FB_NAME
+#undef FB_TARGET
+#undef FB_BYTES
+#undef FB_SQRT
