@@ -58,10 +58,14 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     ws->s = arena_take(a, k, sizeof(reach_real));
     ws->v = arena_take(a, columns * k, sizeof(reach_real));
     ws->step = arena_take(a, columns, sizeof(reach_real));
+    ws->relaxed_step = arena_take(a, columns, sizeof(reach_real));
     ws->null_step = arena_take(a, columns, sizeof(reach_real));
     ws->gradient = arena_take(a, columns, sizeof(reach_real));
     ws->row_temp = arena_take(a, rows, sizeof(reach_real));
     ws->locked = arena_take(a, columns, 1);
+    ws->lock_axes = arena_take(a, columns, sizeof(reach_vec3));
+    ws->fixed = arena_take(a, columns, sizeof(reach_real));
+    ws->task_error = arena_take(a, rows, sizeof(reach_real));
 }
 
 size_t reach__jac_scratch_bytes(const reach_skeleton *skeleton, int target_count) {

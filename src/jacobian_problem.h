@@ -39,12 +39,24 @@ typedef struct jac_state {
     int limited;
 } jac_state;
 
+/* Per column of the step: what a limit blocks. A hinge or prismatic column is locked outright; a
+ * cone bone's first column carries the flags of the world directions its turn is fixed along. */
+#define JAC_LOCKED       1u
+#define JAC_SWING_LOCKED 1u /* the direction that widens the swing (lock_axes[c]) */
+#define JAC_TWIST_LOCKED 2u /* the bone's own axis, which turns the twist (lock_axes[c + 1]) */
+
 typedef struct jac_workspace {
     jac_state current, trial, best;
     reach_real *jacobian; /* rows × columns, normalised and weighted */
     reach_real *u, *s, *v;
-    reach_real *step, *null_step, *gradient, *row_temp;
-    unsigned char *locked; /* per column */
+    reach_real *step;         /* the method's step toward the targets */
+    reach_real *relaxed_step; /* step plus the null-space motion toward rest, when has_relaxed */
+    int has_relaxed;
+    reach_real *null_step, *gradient, *row_temp;
+    unsigned char *locked;  /* per column */
+    reach_vec3 *lock_axes;  /* per column, for cone bones: the blocked world directions */
+    reach_real *fixed;      /* per column: the motion of locked joints up to their limits */
+    reach_real *task_error; /* per row: the error less what the fixed motions do */
 } jac_workspace;
 
 /* Scratch bytes for a skeleton and a target count (alignment slack included). */
@@ -92,10 +104,37 @@ void reach__jac_state_copy(const jac_problem *problem, const jac_state *from, ja
  * joint to its rest pose, hinge and prismatic rest values kept inside their limits. */
 void reach__jac_rest_direction(const jac_problem *problem, const jac_state *state, reach_real *direction);
 
+/* Where a cone bone stands against its limits: the swing of its axis off the cone's centre, the
+ * world direction of turn that widens it (zero when the swing is 0 or π), and the twist about
+ * the axis with the world direction that increases it (the bone's axis). */
+typedef struct jac_cone_gauge {
+    reach_real swing;
+    reach_vec3 widening;
+    reach_real twist;
+    reach_vec3 twist_axis;
+} jac_cone_gauge;
+
+void reach__jac_cone_gauge(const jac_problem *problem, const jac_state *state, int bone, const reach_joint *joint,
+                           jac_cone_gauge *gauge);
+
+/* ---- limits within a step (jacobian_lock.c) ---- */
+
+/* No joint locked, nothing fixed, the task error the state's error. */
+void reach__jac_unlock(const jac_problem *problem, const jac_state *state, jac_workspace *ws);
+
+/* Locks the joints that ws->step (the whole step, fixed motions included) would carry past a
+ * limit: their motion up to the limit goes into ws->fixed and out of ws->task_error, and the
+ * blocked directions out of ws->jacobian. Returns how many were newly locked. */
+int reach__jac_lock_limits(const jac_problem *problem, const jac_state *state, jac_workspace *ws);
+
+/* Takes out of a column-space vector the directions that are locked. */
+void reach__jac_remove_locked(const jac_problem *problem, const jac_workspace *ws, reach_real *x);
+
 /* ---- steps (jacobian_step.c) ---- */
 
-/* The step from state for the method, with limit locking and null-space motion, bounded by
- * REACH_JACOBIAN_MAX_STEP, into ws->step. Uses ws->jacobian (built here) and the SVD buffers.
+/* The step from state for the method, with limit locking, bounded by REACH_JACOBIAN_MAX_STEP, into
+ * ws->step; with null-space motion also that step plus the motion toward rest into
+ * ws->relaxed_step (ws->has_relaxed). Uses ws->jacobian (built here) and the SVD buffers.
  * Returns 0 when no finite non-zero step exists. */
 int reach__jac_compute_step(const jac_problem *problem, const reach_solver_settings *settings, const jac_state *state,
                             jac_workspace *ws);

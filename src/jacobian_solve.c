@@ -24,17 +24,28 @@ static int better(const jac_state *a, const jac_state *b) {
     return (a->reached && !b->reached) || (a->reached == b->reached && a->error_sq < b->error_sq);
 }
 
-/* Takes ws->step from the current state, halving it until the error drops. */
+/* Moves to trial when it is better than current; returns whether it did. */
+static int accept_trial(jac_workspace *ws) {
+    if (!better(&ws->trial, &ws->current)) return 0;
+    jac_state taken = ws->trial;
+    ws->trial = ws->current;
+    ws->current = taken;
+    return 1;
+}
+
+/* Takes the step with the motion toward rest if that lowers the error; otherwise the method's
+ * step alone, halving it until the error drops. The motion toward rest is only first-order
+ * harmless: where the method's step barely lowers the error (a target across the chain's reach)
+ * its second-order effect can win at every scale, and it must not stall the solve. */
 static int take_step(const jac_problem *p, jac_workspace *ws) {
+    if (ws->has_relaxed) {
+        reach__jac_state_step(p, &ws->current, ws->relaxed_step, 1, &ws->trial);
+        if (accept_trial(ws)) return 1;
+    }
     reach_real scale = 1;
     for (int attempt = 0; attempt <= REACH_JACOBIAN_LINE_SEARCH; ++attempt, scale *= REACH_R(0.5)) {
         reach__jac_state_step(p, &ws->current, ws->step, scale, &ws->trial);
-        if (better(&ws->trial, &ws->current)) {
-            jac_state taken = ws->trial;
-            ws->trial = ws->current;
-            ws->current = taken;
-            return 1;
-        }
+        if (accept_trial(ws)) return 1;
     }
     return 0;
 }
@@ -48,7 +59,10 @@ static int pose_is_finite(const reach_transform *pose, int count) {
 reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                                   const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                   size_t scratch_size, reach_solve_result *result) {
-    REACH_CHECK_ARG(skeleton && targets && settings && pose);
+    REACH_CHECK_ARG(skeleton && targets && pose);
+    /* NULL means the defaults, as for FABRIK and CCD. */
+    reach_solver_settings defaults = reach_solver_default_settings();
+    if (!settings) settings = &defaults;
     reach_status st = check_jacobian_settings(settings);
     if (st != REACH_OK) return st;
     jac_problem p;

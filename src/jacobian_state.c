@@ -160,6 +160,27 @@ void reach__jac_state_copy(const jac_problem *p, const jac_state *from, jac_stat
     to->limited = from->limited;
 }
 
+void reach__jac_cone_gauge(const jac_problem *p, const jac_state *state, int bone, const reach_joint *joint,
+                           jac_cone_gauge *gauge) {
+    reach_vec3 axis = joint_unit_axis(joint);
+    reach_quat rest = rest_rotation(p, bone);
+    reach_vec3 centre = reach_quat_rotate(reach_quat_mul(parent_world_rotation(p, state, bone), rest), axis);
+    reach_vec3 pointing = reach_quat_rotate(state->world[bone].rotation, axis);
+    /* A turn ω moves the bone's axis b by ω × b, so c·b falls (the swing widens) at the rate
+     * ω·(c × b). */
+    reach_vec3 across = reach_vec3_cross(centre, pointing);
+    reach_real sine = reach_vec3_length(across);
+    gauge->swing = reach_atan2(sine, reach_vec3_dot(centre, pointing));
+    gauge->widening = sine > 0 ? reach_vec3_scale(across, 1 / sine) : reach_vec3_zero();
+    reach_quat delta =
+        reach_quat_mul(reach_quat_conjugate(rest), reach_quat_normalize_safe(state->local[bone].rotation));
+    reach_quat twist;
+    reach_quat_swing_twist(delta, axis, NULL, &twist);
+    /* delta = swing · twist, so a world turn ε b = W ε a multiplies twist by exp(ε a). */
+    gauge->twist = reach_quat_twist_angle(twist, axis);
+    gauge->twist_axis = pointing;
+}
+
 /* Where a hinge or prismatic joint relaxes to: its rest value 0, kept a tenth of the range away
  * from either limit so that relaxing never parks it on one. */
 static reach_real relaxed_value(const reach_joint *joint) {

@@ -47,8 +47,8 @@ static void svd_of_jacobian(const jac_problem *p, jac_workspace *ws) {
 static int thin_rank(const jac_problem *p) { return p->rows < p->columns ? p->rows : p->columns; }
 
 /* Δθ = α Jᵀe with α = |Jᵀe|² / |JJᵀe|², the exact minimiser of |e − J Δθ| along Jᵀe. */
-static void transpose_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
-    reach__mat_t_mul_vec(ws->jacobian, p->rows, p->columns, state->error, ws->gradient);
+static void transpose_step(const jac_problem *p, const reach_real *error, jac_workspace *ws) {
+    reach__mat_t_mul_vec(ws->jacobian, p->rows, p->columns, error, ws->gradient);
     reach__mat_mul_vec(ws->jacobian, p->rows, p->columns, ws->gradient, ws->row_temp);
     reach_real along = reach__dot(ws->gradient, ws->gradient, p->columns);
     reach_real across = reach__dot(ws->row_temp, ws->row_temp, p->rows);
@@ -80,7 +80,7 @@ static reach_real column_reach(const jac_problem *p, const reach_real *jacobian,
  *   M_i = σ_i⁻¹ Σ_j |v_ji| Σ_l ρ_jl                 how far the effectors move for it
  *   γ_i = min(1, N_i / M_i) · γ_max,  φ_i = clamp_max_abs(σ_i⁻¹ α_i v_i, γ_i)
  * and Δθ = clamp_max_abs(Σ φ_i, γ_max), γ_max = REACH_JACOBIAN_MAX_STEP. */
-static void sdls_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+static void sdls_step(const jac_problem *p, const reach_real *error, jac_workspace *ws) {
     int rows = p->rows, columns = p->columns, k = thin_rank(p);
     for (int c = 0; c < columns; ++c) {
         ws->step[c] = 0;
@@ -94,7 +94,7 @@ static void sdls_step(const jac_problem *p, const jac_state *state, jac_workspac
         for (int block = 0; block < rows; block += 3) {
             const reach_real *u_i = ws->u + i * rows;
             reach_real ux = u_i[block], uy = u_i[block + 1], uz = u_i[block + 2];
-            alpha += ux * state->error[block] + uy * state->error[block + 1] + uz * state->error[block + 2];
+            alpha += ux * error[block] + uy * error[block + 1] + uz * error[block + 2];
             n_i += reach_sqrt(ux * ux + uy * uy + uz * uz);
         }
         reach_real m_i = 0;
@@ -111,52 +111,40 @@ static void sdls_step(const jac_problem *p, const jac_state *state, jac_workspac
     }
 }
 
+/* The method's step for ws->task_error into ws->step, plus the fixed motions of locked joints. */
 static void method_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
                         jac_workspace *ws) {
+    const reach_real *error = ws->task_error;
     if (settings->jacobian_method == REACH_JACOBIAN_TRANSPOSE) {
-        transpose_step(p, state, ws);
-        return;
-    }
-    svd_of_jacobian(p, ws);
-    switch (settings->jacobian_method) {
-    case REACH_JACOBIAN_PSEUDOINVERSE:
-        reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, state->error, 0, ws->s[0] * SINGULAR_RATIO,
-                                ws->step);
-        break;
-    case REACH_JACOBIAN_DLS:
-        reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, state->error, dls_damping(p, settings, state),
-                                0, ws->step);
-        break;
-    default: sdls_step(p, state, ws); break;
-    }
-}
-
-/* Locks the hinge and prismatic joints that sit at a limit the step pushes them through: their
- * columns of J become zero. Returns how many were newly locked. */
-static int lock_blocked_joints(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
-    int newly_locked = 0;
-    for (int c = 0; c < p->columns; ++c) {
-        if (ws->locked[c] || p->column_axis[c] != JAC_JOINT_AXIS) continue;
-        reach_joint joint = reach_skeleton_joint(p->skeleton, p->column_bone[c]);
-        reach_real value = state->values[c];
-        if ((value >= joint.max && ws->step[c] > 0) || (value <= joint.min && ws->step[c] < 0)) {
-            ws->locked[c] = 1;
-            ++newly_locked;
-            for (int r = 0; r < p->rows; ++r)
-                ws->jacobian[r * p->columns + c] = 0;
+        transpose_step(p, error, ws);
+    } else {
+        svd_of_jacobian(p, ws);
+        switch (settings->jacobian_method) {
+        case REACH_JACOBIAN_PSEUDOINVERSE:
+            reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, error, 0, ws->s[0] * SINGULAR_RATIO,
+                                    ws->step);
+            break;
+        case REACH_JACOBIAN_DLS:
+            reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, error, dls_damping(p, settings, state), 0,
+                                    ws->step);
+            break;
+        default: sdls_step(p, error, ws); break;
         }
     }
-    return newly_locked;
+    for (int c = 0; c < p->columns; ++c)
+        ws->step[c] += ws->fixed[c];
 }
 
-/* Adds the rest-pose goal projected on J's null space, (I − V_r V_rᵀ) z, over the singular
- * vectors V_r with σ above the cutoff; capped by the error so it fades as the solve converges. */
-static void add_null_space_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+/* The rest-pose goal projected on J's null space, (I − V_r V_rᵀ) z, over the singular vectors V_r
+ * with σ above the cutoff, into ws->null_step; capped by the error so it fades as the solve
+ * converges. */
+static void null_space_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
     int columns = p->columns, k = thin_rank(p);
     reach_real *z = ws->null_step;
     reach__jac_rest_direction(p, state, z);
     for (int c = 0; c < columns; ++c)
-        z[c] = ws->locked[c] ? 0 : NULL_SPACE_GAIN * z[c];
+        z[c] *= NULL_SPACE_GAIN;
+    reach__jac_remove_locked(p, ws, z);
     reach_real cutoff = ws->s[0] * SINGULAR_RATIO;
     for (int i = 0; i < k && ws->s[i] > cutoff; ++i) {
         const reach_real *v_i = ws->v + i * columns;
@@ -165,23 +153,34 @@ static void add_null_space_step(const jac_problem *p, const jac_state *state, ja
             z[c] -= along * v_i[c];
     }
     clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, NULL_SPACE_ERROR_RATIO * reach_sqrt(state->error_sq)));
-    for (int c = 0; c < columns; ++c)
-        ws->step[c] += z[c];
+}
+
+static int all_finite(const reach_real *x, int n) {
+    for (int i = 0; i < n; ++i)
+        if (!reach_is_finite(x[i])) return 0;
+    return 1;
 }
 
 int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
                             jac_workspace *ws) {
+    ws->has_relaxed = 0;
     if (p->columns == 0 || p->rows == 0) return 0;
     reach__jac_build(p, state, 1, ws->jacobian);
-    for (int c = 0; c < p->columns; ++c)
-        ws->locked[c] = 0;
+    reach__jac_unlock(p, state, ws);
     for (int round = 0; round <= LOCK_ROUNDS; ++round) {
         method_step(p, settings, state, ws);
-        if (round == LOCK_ROUNDS || !lock_blocked_joints(p, state, ws)) break;
+        if (round == LOCK_ROUNDS || !reach__jac_lock_limits(p, state, ws)) break;
     }
-    if (settings->null_space && settings->jacobian_method != REACH_JACOBIAN_TRANSPOSE)
-        add_null_space_step(p, state, ws);
-    for (int c = 0; c < p->columns; ++c)
-        if (!reach_is_finite(ws->step[c])) return 0;
-    return clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
+    if (!all_finite(ws->step, p->columns)) return 0;
+    int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
+    if (settings->null_space && settings->jacobian_method != REACH_JACOBIAN_TRANSPOSE) {
+        null_space_step(p, state, ws);
+        if (!all_finite(ws->null_step, p->columns)) return moves;
+        for (int c = 0; c < p->columns; ++c)
+            ws->relaxed_step[c] = ws->step[c] + ws->null_step[c];
+        ws->has_relaxed = clamp_max_abs(ws->relaxed_step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0 &&
+                          reach__max_abs(ws->null_step, p->columns) > 0;
+        moves |= ws->has_relaxed;
+    }
+    return moves;
 }

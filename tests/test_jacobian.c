@@ -276,10 +276,10 @@ static void test_validation_leaves_everything_untouched(void **state) {
     expect_error(&r.skeleton, &t, 1, &s, pose, REACH_ERROR_INVALID_ARGUMENT, "unknown kind");
 
     reach_transform bad[RIG_MAX_BONES];
-    memcpy(bad, pose, sizeof pose);
+    memcpy(bad, pose, sizeof(reach_transform) * (size_t)r.skeleton.bone_count);
     bad[2].translation.x = nan;
     expect_error(&r.skeleton, &good, 1, &s, bad, REACH_ERROR_NOT_FINITE, "NaN in pose");
-    memcpy(bad, pose, sizeof pose);
+    memcpy(bad, pose, sizeof(reach_transform) * (size_t)r.skeleton.bone_count);
     bad[2].rotation = reach_quat_make(0, 0, 0, 0);
     expect_error(&r.skeleton, &good, 1, &s, bad, REACH_ERROR_BAD_QUATERNION, "zero rotation in pose");
 
@@ -327,15 +327,52 @@ static void test_validation_leaves_everything_untouched(void **state) {
     /* Too little scratch, and a scratch pointer that is not aligned. */
     scratch_space scratch;
     size_t need = reach_jacobian_scratch_size(&r.skeleton, 1);
+    size_t pose_bytes = sizeof(reach_transform) * (size_t)r.skeleton.bone_count; /* the rig's bones only */
     reach_transform copy[RIG_MAX_BONES];
-    memcpy(copy, pose, sizeof pose);
+    memcpy(copy, pose, pose_bytes);
     assert_int_equal(reach_jacobian_solve(&r.skeleton, &good, 1, &s, copy, &scratch, need - 1, NULL),
                      REACH_ERROR_BUFFER_TOO_SMALL);
-    assert_true(test_bytes_equal(copy, pose, sizeof pose));
+    assert_true(test_bytes_equal(copy, pose, pose_bytes));
     assert_int_equal(reach_jacobian_solve(&r.skeleton, &good, 1, &s, copy, (unsigned char *)&scratch + 1, need, NULL),
                      REACH_OK);
     assert_int_equal(reach_jacobian_scratch_size(NULL, 1), 0);
     assert_int_equal(reach_jacobian_scratch_size(&r.skeleton, -1), 0);
+}
+
+/* A random tree, a random pose to start from, and the world transforms of another random pose
+ * to aim its bones at. */
+static void random_tree_problem(test_rig *r, test_rng *rng, int bones, reach_transform *start,
+                                reach_transform *goal_world) {
+    reach_transform goal[RIG_MAX_BONES];
+    rig_random_tree(r, rng, bones);
+    rig_random_pose(r, rng, start);
+    rig_random_pose(r, rng, goal);
+    rig_world(r, goal, goal_world);
+}
+
+/* NULL settings are the defaults, as for FABRIK and CCD: the same bits as passing
+ * reach_solver_default_settings(). */
+static void test_null_settings_mean_defaults(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x5e7);
+    reach_solver_settings defaults = reach_solver_default_settings();
+    for (int k = 0; k < 40; ++k) {
+        test_rig r;
+        reach_transform start[RIG_MAX_BONES], world[RIG_MAX_BONES];
+        random_tree_problem(&r, &rng, 8, start, world);
+        reach_target target = reach_target_position(7, world[7].translation);
+        size_t pose_bytes = sizeof(reach_transform) * 8;
+        reach_transform a[RIG_MAX_BONES], b[RIG_MAX_BONES];
+        memcpy(a, start, pose_bytes);
+        memcpy(b, start, pose_bytes);
+        reach_solve_result ra, rb;
+        assert_int_equal(solve(&r.skeleton, &target, 1, NULL, a, &ra), REACH_OK);
+        assert_int_equal(solve(&r.skeleton, &target, 1, &defaults, b, &rb), REACH_OK);
+        assert_true(test_bytes_equal(a, b, pose_bytes));
+        assert_int_equal(ra.iterations, rb.iterations);
+        assert_true(ra.residual == rb.residual && ra.reached == rb.reached);
+        assert_true(ra.iterations > 0);
+    }
 }
 
 /* ---- determinism ---------------------------------------------------------------------------- */
@@ -345,11 +382,8 @@ static void test_same_inputs_same_bits(void **state) {
     test_rng rng = test_rng_make(0xde7);
     for (int k = 0; k < 60; ++k) {
         test_rig r;
-        rig_random_tree(&r, &rng, 10);
-        reach_transform start[RIG_MAX_BONES], goal[RIG_MAX_BONES], world[RIG_MAX_BONES];
-        rig_random_pose(&r, &rng, start);
-        rig_random_pose(&r, &rng, goal);
-        rig_world(&r, goal, world);
+        reach_transform start[RIG_MAX_BONES], world[RIG_MAX_BONES];
+        random_tree_problem(&r, &rng, 10, start, world);
         reach_target targets[2] = {reach_target_position(9, world[9].translation),
                                    reach_target_position(6, world[6].translation)};
         reach_solver_settings s = method_settings(all_methods[k % 4]);
@@ -702,6 +736,7 @@ int main(void) {
         cmocka_unit_test(test_jacobian_matches_finite_differences),
         cmocka_unit_test(test_columns_follow_joint_types),
         cmocka_unit_test(test_validation_leaves_everything_untouched),
+        cmocka_unit_test(test_null_settings_mean_defaults),
         cmocka_unit_test(test_same_inputs_same_bits),
         cmocka_unit_test(test_straight_arm_singularities),
         cmocka_unit_test(test_wrist_singularity),

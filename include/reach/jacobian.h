@@ -76,7 +76,8 @@ REACH_EXTERN_C_BEGIN
  * and this many targets; 0 when the skeleton pointer is NULL or a count is negative. */
 REACH_API size_t reach_jacobian_scratch_size(const reach_skeleton *skeleton, int target_count);
 
-/** Solves for the targets from the pose (see solver.h for the common contract). Validates
+/** Solves for the targets from the pose (see solver.h for the common contract); settings NULL
+ * for the defaults (reach_solver_default_settings), as for FABRIK and CCD. Validates
  * everything first: the skeleton, each target (bone in range and below the root bone, finite
  * position, non-zero orientation when used, weight > 0 and finite), the settings (max_iterations
  * >= 0, tolerances and damping >= 0 and finite, restarts >= 0, a known method, root_bone in
