@@ -47,17 +47,20 @@ typedef struct core_input {
  * from the end of the shorter bone: its error, eps·(d² + l²)/d, is then small next to that
  * bone's length, and both bones keep their lengths to full precision. On the clamp's ends the
  * limb is straight or folded, exactly: the foot is ±l1 and the height 0 (the formula would
- * leave a rounding of l1·sqrt(eps) there, off the line). */
-static void triangle(reach_real l1, reach_real l2, reach_real d, reach_real *a, reach_real *h) {
+ * leave a rounding of l1·sqrt(eps) there, off the line); folded, the longer bone points at the
+ * target. Which bone is longer, upper_longer, is decided on the squared lengths: where the
+ * bones are equal to a rounding, the batch kernel, which has no exact square roots, decides
+ * alike. */
+static void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real *a, reach_real *h) {
     if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
-        *a = (d >= l1 + l2 || l1 >= l2) ? l1 : -l1;
+        *a = (d >= l1 + l2 || upper_longer) ? l1 : -l1;
         *h = 0;
         return;
     }
-    reach_real near = reach_min(l1, l2), far = reach_max(l1, l2);
+    reach_real near = upper_longer ? l2 : l1, far = upper_longer ? l1 : l2;
     reach_real foot = (d * d + (near - far) * (near + far)) / (2 * d);
     foot = reach_clamp(foot, -near, near);
-    *a = l1 <= l2 ? foot : d - foot;
+    *a = upper_longer ? d - foot : foot;
     *h = reach_sqrt(reach_max((near - foot) * (near + foot), 0));
 }
 
@@ -175,7 +178,8 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real scale = power_of_two_scale(size), inv_scale = 1 / scale;
     if (!reach_is_finite(inv_scale)) return REACH_ERROR_OUT_OF_RANGE; /* bones below the normal range */
     reach_vec3 upper_s = reach_vec3_scale(upper, inv_scale), lower_s = reach_vec3_scale(lower, inv_scale);
-    reach_real l1 = reach_vec3_length(upper_s), l2 = reach_vec3_length(lower_s);
+    reach_real l1_sq = reach_vec3_length_sq(upper_s), l2_sq = reach_vec3_length_sq(lower_s);
+    reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq);
     reach_real chain = l1 + l2;
     if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain) return REACH_ERROR_ZERO_LENGTH;
     /* The output is root + offset, rounded to the coordinates' resolution. A limb only a few
@@ -220,7 +224,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real sl1 = l1 * stretch, sl2 = l2 * stretch;
     reach_real dc = reach_clamp(goal, reach_fabs(sl1 - sl2), sl1 + sl2);
     reach_real a, h;
-    triangle(sl1, sl2, dc, &a, &h);
+    triangle(sl1, sl2, l1_sq >= l2_sq, dc, &a, &h);
     reach_vec3 mid_s = reach_vec3_add(reach_vec3_scale(u, a), reach_vec3_scale(n, h));
     reach_vec3 end_s = reach_vec3_scale(u, dc);
 

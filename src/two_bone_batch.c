@@ -27,9 +27,17 @@ typedef long long batch_lane_int;
 #define BATCH_LARGEST    DBL_MAX
 #else
 typedef int batch_lane_int;
-#define BATCH_MIN_SQUARE 0x1p-100f
+#define BATCH_MIN_SQUARE 0x1p-60f
 #define BATCH_MAX_SQUARE 0x1p+100f
 #define BATCH_LARGEST    FLT_MAX
+#endif
+/* The smallest square the square root estimates take: normal, with room below BATCH_MIN_SQUARE
+ * for a height of 2^-30 (float) or 2^-50 (double) of the shortest limb. A height whose square
+ * falls below it comes out smaller than it is, by less than its square root. */
+#ifdef REACH_DOUBLE
+#define BATCH_TINY_SQUARE 0x1p-1000
+#else
+#define BATCH_TINY_SQUARE 0x1p-120f
 #endif
 /* A bend side shorter than this fraction of its vector is left to the scalar solver, which
  * knows the fallbacks (pole on the target line, knee straight). */
@@ -87,19 +95,35 @@ static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_opt
 #define KERNEL_TARGET __attribute__((target("sse2")))
 #define KERNEL_BYTES  16
 #ifdef REACH_DOUBLE
-#define KERNEL_SQRT(v) ((__typeof__(v))_mm_sqrt_pd((__m128d)(v)))
+#define KERNEL_SQRT(v)      ((__typeof__(v))_mm_sqrt_pd((__m128d)(v)))
+#define KERNEL_MASK_BITS(m) _mm_movemask_pd((__m128d)(m))
+#define KERNEL_MIN(a, b)    _mm_min_pd((__m128d)(a), (__m128d)(b))
+#define KERNEL_MAX(a, b)    _mm_max_pd((__m128d)(a), (__m128d)(b))
 #else
-#define KERNEL_SQRT(v) ((__typeof__(v))_mm_sqrt_ps((__m128)(v)))
+#define KERNEL_MIN(a, b)         _mm_min_ps((__m128)(a), (__m128)(b))
+#define KERNEL_MAX(a, b)         _mm_max_ps((__m128)(a), (__m128)(b))
+#define KERNEL_SQRT(v)           ((__typeof__(v))_mm_sqrt_ps((__m128)(v)))
+#define KERNEL_RSQRT_ESTIMATE(v) ((__typeof__(v))_mm_rsqrt_ps((__m128)(v)))
+#define KERNEL_NEWTON_STEPS      1
+#define KERNEL_MASK_BITS(m)      _mm_movemask_ps((__m128)(m))
 #endif
 #include "two_bone_batch_kernel.h"
 
 #define KERNEL_NAME   solve_avx2
-#define KERNEL_TARGET __attribute__((target("avx2")))
+#define KERNEL_TARGET __attribute__((target("avx2,fma")))
 #define KERNEL_BYTES  32
 #ifdef REACH_DOUBLE
-#define KERNEL_SQRT(v) ((__typeof__(v))_mm256_sqrt_pd((__m256d)(v)))
+#define KERNEL_SQRT(v)      ((__typeof__(v))_mm256_sqrt_pd((__m256d)(v)))
+#define KERNEL_MASK_BITS(m) _mm256_movemask_pd((__m256d)(m))
+#define KERNEL_MIN(a, b)    _mm256_min_pd((__m256d)(a), (__m256d)(b))
+#define KERNEL_MAX(a, b)    _mm256_max_pd((__m256d)(a), (__m256d)(b))
 #else
-#define KERNEL_SQRT(v) ((__typeof__(v))_mm256_sqrt_ps((__m256)(v)))
+#define KERNEL_MIN(a, b)         _mm256_min_ps((__m256)(a), (__m256)(b))
+#define KERNEL_MAX(a, b)         _mm256_max_ps((__m256)(a), (__m256)(b))
+#define KERNEL_SQRT(v)           ((__typeof__(v))_mm256_sqrt_ps((__m256)(v)))
+#define KERNEL_RSQRT_ESTIMATE(v) ((__typeof__(v))_mm256_rsqrt_ps((__m256)(v)))
+#define KERNEL_NEWTON_STEPS      1
+#define KERNEL_MASK_BITS(m)      _mm256_movemask_ps((__m256)(m))
 #endif
 #include "two_bone_batch_kernel.h"
 
@@ -107,9 +131,19 @@ static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_opt
 #define KERNEL_TARGET __attribute__((target("avx512f")))
 #define KERNEL_BYTES  64
 #ifdef REACH_DOUBLE
-#define KERNEL_SQRT(v) ((__typeof__(v))_mm512_sqrt_pd((__m512d)(v)))
+#define KERNEL_SQRT(v)           ((__typeof__(v))_mm512_sqrt_pd((__m512d)(v)))
+#define KERNEL_RSQRT_ESTIMATE(v) ((__typeof__(v))_mm512_rsqrt14_pd((__m512d)(v)))
+#define KERNEL_NEWTON_STEPS      2
+#define KERNEL_MASK_BITS(m)      _mm512_test_epi64_mask((__m512i)(m), (__m512i)(m))
+#define KERNEL_MIN(a, b)         _mm512_min_pd((__m512d)(a), (__m512d)(b))
+#define KERNEL_MAX(a, b)         _mm512_max_pd((__m512d)(a), (__m512d)(b))
 #else
-#define KERNEL_SQRT(v) ((__typeof__(v))_mm512_sqrt_ps((__m512)(v)))
+#define KERNEL_MIN(a, b)         _mm512_min_ps((__m512)(a), (__m512)(b))
+#define KERNEL_MAX(a, b)         _mm512_max_ps((__m512)(a), (__m512)(b))
+#define KERNEL_SQRT(v)           ((__typeof__(v))_mm512_sqrt_ps((__m512)(v)))
+#define KERNEL_RSQRT_ESTIMATE(v) ((__typeof__(v))_mm512_rsqrt14_ps((__m512)(v)))
+#define KERNEL_NEWTON_STEPS      1
+#define KERNEL_MASK_BITS(m)      _mm512_test_epi32_mask((__m512i)(m), (__m512i)(m))
 #endif
 #include "two_bone_batch_kernel.h"
 #endif
@@ -140,38 +174,44 @@ static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_opt
 
 typedef void (*batch_kernel)(const reach_two_bone_batch *, const reach_two_bone_options *, reach_status *);
 
-/* The widest kernel this machine runs. Asked each call: the query is a load of a flag the
- * compiler's runtime filled in at start-up, and keeping no state of our own keeps the library
- * free of globals. */
-static batch_kernel pick_kernel(const char **name) {
+/* The kernels built for this target, widest first, and whether this machine runs each. The
+ * question is asked each call: it is a load of a flag the compiler's runtime filled in at
+ * start-up, and keeping no state of our own keeps the library free of globals. */
+typedef struct batch_isa {
+    const char *name;
+    batch_kernel kernel;
+} batch_isa;
+
+static const batch_isa batch_isas[] = {
 #if BATCH_X86
-    if (__builtin_cpu_supports("avx512f")) {
-        *name = "avx512";
-        return solve_avx512;
-    }
-    if (__builtin_cpu_supports("avx2")) {
-        *name = "avx2";
-        return solve_avx2;
-    }
-    *name = "sse2";
-    return solve_sse2;
+    {"avx512", solve_avx512},
+    {"avx2", solve_avx2},
+    {"sse2", solve_sse2},
 #elif BATCH_NEON
-    *name = "neon";
-    return solve_neon;
+    {"neon", solve_neon},
 #elif BATCH_WASM
-    *name = "wasm-simd";
-    return solve_wasm;
-#else
-    *name = "scalar";
-    return solve_scalar;
+    {"wasm-simd", solve_wasm},
 #endif
+    {"scalar", solve_scalar},
+};
+
+static int machine_runs(const batch_isa *isa) {
+#if BATCH_X86
+    if (isa->kernel == solve_avx512) return __builtin_cpu_supports("avx512f");
+    if (isa->kernel == solve_avx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+    (void)isa;
+    return 1;
 }
 
-const char *reach_batch_isa(void) {
-    const char *name = "scalar";
-    (void)pick_kernel(&name);
-    return name;
+static const batch_isa *pick_isa(void) {
+    const batch_isa *isa = batch_isas;
+    while (!machine_runs(isa))
+        ++isa; /* the last, scalar, always runs */
+    return isa;
 }
+
+const char *reach_batch_isa(void) { return pick_isa()->name; }
 
 static reach_status check_batch(const reach_two_bone_batch *b) {
     if (b->count < 0) return REACH_ERROR_INVALID_ARGUMENT;
@@ -184,7 +224,8 @@ static reach_status check_batch(const reach_two_bone_batch *b) {
     return REACH_OK;
 }
 
-static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_options *options, int force_scalar) {
+/* Solves the batch on `kernel`, or on the scalar path where the options need it. */
+static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_options *options, batch_kernel kernel) {
     REACH_CHECK_ARG(batch);
     reach_status st = check_batch(batch);
     if (st != REACH_OK) return st;
@@ -194,20 +235,28 @@ static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_
     /* The vector path does the plain solve; soft IK, stretch and blending go through the
      * scalar solver, lane by lane. */
     int plain = opt.soft_distance == 0 && opt.max_stretch == 1 && opt.weight == 1;
-    const char *name;
-    batch_kernel kernel = (plain && !force_scalar) ? pick_kernel(&name) : solve_scalar;
     reach_status first_error = REACH_OK;
-    kernel(batch, &opt, &first_error);
+    (plain ? kernel : solve_scalar)(batch, &opt, &first_error);
     return first_error;
 }
 
 reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch, const reach_two_bone_options *options) {
-    return run(batch, options, 0);
+    return run(batch, options, pick_isa()->kernel);
 }
 
 reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
                                                const reach_two_bone_options *options) {
-    return run(batch, options, 1);
+    return run(batch, options, solve_scalar);
+}
+
+reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch, const reach_two_bone_options *options,
+                                            const char *isa) {
+    REACH_CHECK_ARG(isa);
+    for (size_t k = 0; k < sizeof batch_isas / sizeof batch_isas[0]; ++k)
+        if (strcmp(batch_isas[k].name, isa) == 0)
+            return machine_runs(&batch_isas[k]) ? run(batch, options, batch_isas[k].kernel)
+                                                : REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_ERROR_INVALID_ARGUMENT;
 }
 
 static const reach_real *advance_const(const reach_real *p, int first) { return p ? p + first : NULL; }

@@ -5,6 +5,13 @@
  *   KERNEL_TARGET  a function attribute selecting the instruction set (may be empty)
  *   KERNEL_BYTES   the vector width in bytes
  *   KERNEL_SQRT(v) the vector square root for that instruction set
+ * and optionally:
+ *   KERNEL_RSQRT_ESTIMATE(v)  a reciprocal square root estimate, refined here by
+ *   KERNEL_NEWTON_STEPS       Newton steps to full precision (the divider and the square root
+ *                             unit are many times slower than the multipliers)
+ *   KERNEL_MASK_BITS(m)       the lanes of a comparison mask as the bits of an unsigned int
+ *   KERNEL_MIN(a, b), KERNEL_MAX(a, b)  a < b ? a : b and a > b ? a : b, lane by lane, in one
+ *                             instruction (the generic select takes three)
  * The kernel solves every whole group of lanes in [0, count) with no branches, and calls
  * solve_lane (the scalar solver) for each lane that needs care; see batch.h. */
 
@@ -12,48 +19,108 @@
 #define KERNEL_JOIN(a, b)  KERNEL_JOIN2(a, b)
 #define KV                 KERNEL_JOIN(KERNEL_NAME, _vec)
 #define KM                 KERNEL_JOIN(KERNEL_NAME, _mask)
+#define KB                 KERNEL_JOIN(KERNEL_NAME, _bytes)
 #define KWIDTH             ((int)(KERNEL_BYTES / sizeof(reach_real)))
 
 typedef reach_real KV __attribute__((vector_size(KERNEL_BYTES)));
 typedef batch_lane_int KM __attribute__((vector_size(KERNEL_BYTES)));
+typedef signed char KB __attribute__((vector_size(KERNEL_BYTES / sizeof(reach_real))));
 
-KERNEL_TARGET static inline KV KERNEL_JOIN(KERNEL_NAME, _load)(const reach_real *p) {
+#define K_LOAD       KERNEL_JOIN(KERNEL_NAME, _load)
+#define K_STORE      KERNEL_JOIN(KERNEL_NAME, _store)
+#define K_STORE_KEEP KERNEL_JOIN(KERNEL_NAME, _store_keep)
+#define K_SEL        KERNEL_JOIN(KERNEL_NAME, _select)
+#define K_RSQRT      KERNEL_JOIN(KERNEL_NAME, _rsqrt)
+#define K_SQRT       KERNEL_JOIN(KERNEL_NAME, _sqrt)
+#define K_BITS       KERNEL_JOIN(KERNEL_NAME, _bits)
+#ifdef KERNEL_MIN
+#define K_MIN(a, b) ((KV)KERNEL_MIN(a, b))
+#define K_MAX(a, b) ((KV)KERNEL_MAX(a, b))
+#else
+#define K_MIN(a, b) K_SEL((a) < (b), a, b)
+#define K_MAX(a, b) K_SEL((a) > (b), a, b)
+#endif
+/* |a|: the sign bit cleared (-zero is a vector of sign bits). */
+#define K_ABS(a) ((KV)((KM)(a) & ~(KM)(-zero)))
+
+KERNEL_TARGET static inline KV K_LOAD(const reach_real *p) {
     KV v;
     memcpy(&v, p, sizeof v);
     return v;
 }
 
+KERNEL_TARGET static inline void K_STORE(reach_real *p, KV a) { memcpy(p, &a, sizeof a); }
+
 /* Lanes where `keep` is set take `b` (the array's current contents) instead of `a`. */
-KERNEL_TARGET static inline void KERNEL_JOIN(KERNEL_NAME, _store)(reach_real *p, KV a, KM keep) {
+KERNEL_TARGET static inline void K_STORE_KEEP(reach_real *p, KV a, KM keep) {
     KV b;
     memcpy(&b, p, sizeof b);
     KV r = (KV)((~keep & (KM)a) | (keep & (KM)b));
     memcpy(p, &r, sizeof r);
 }
 
-KERNEL_TARGET static inline KV KERNEL_JOIN(KERNEL_NAME, _select)(KM m, KV a, KV b) {
-    return (KV)((m & (KM)a) | (~m & (KM)b));
+KERNEL_TARGET static inline KV K_SEL(KM m, KV a, KV b) { return (KV)((m & (KM)a) | (~m & (KM)b)); }
+
+/* 1/√x for x a positive normal number. The estimate's relative error e becomes about 1.5·e²
+ * per Newton step: 14 bits (AVX-512) or 12 bits (SSE, AVX) become float's 24 in one step,
+ * 14 become double's 53 in two. */
+KERNEL_TARGET static inline KV K_RSQRT(KV x) {
+#ifdef KERNEL_RSQRT_ESTIMATE
+    KV y = KERNEL_RSQRT_ESTIMATE(x), half_x = x * REACH_R(0.5);
+    for (int step = 0; step < KERNEL_NEWTON_STEPS; ++step)
+        y = y * (REACH_R(1.5) - half_x * (y * y));
+    return y;
+#else
+    return 1 / KERNEL_SQRT(x);
+#endif
 }
 
-#define K_LOAD      KERNEL_JOIN(KERNEL_NAME, _load)
-#define K_STORE     KERNEL_JOIN(KERNEL_NAME, _store)
-#define K_SEL       KERNEL_JOIN(KERNEL_NAME, _select)
-#define K_MIN(a, b) K_SEL((a) < (b), a, b)
-#define K_MAX(a, b) K_SEL((a) > (b), a, b)
-#define K_ABS(a)    K_MAX(a, -(a))
+/* √x for x a positive normal number. */
+KERNEL_TARGET static inline KV K_SQRT(KV x) {
+#ifdef KERNEL_RSQRT_ESTIMATE
+    return x * K_RSQRT(x);
+#else
+    return KERNEL_SQRT(x);
+#endif
+}
+
+KERNEL_TARGET static inline unsigned K_BITS(KM m) {
+#ifdef KERNEL_MASK_BITS
+    return (unsigned)KERNEL_MASK_BITS(m);
+#else
+    batch_lane_int lanes[KWIDTH];
+    memcpy(lanes, &m, sizeof lanes);
+    unsigned bits = 0;
+    for (int k = 0; k < KWIDTH; ++k)
+        bits |= (unsigned)(lanes[k] != 0) << k;
+    return bits;
+#endif
+}
 
 KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach_two_bone_options *opt,
                                       reach_status *first_error) {
     const KV zero = {0};
-    const int has_pole = b->pole.x != NULL;
+    const unsigned all_lanes = (1u << KWIDTH) - 1;
+    /* The arrays in locals: the stores below could, for all the compiler knows, change *b. */
+    const reach_real *const root_x = b->root.x, *const root_y = b->root.y, *const root_z = b->root.z;
+    const reach_real *const mid_in_x = b->mid.x, *const mid_in_y = b->mid.y, *const mid_in_z = b->mid.z;
+    const reach_real *const end_in_x = b->end.x, *const end_in_y = b->end.y, *const end_in_z = b->end.z;
+    const reach_real *const target_x = b->target.x, *const target_y = b->target.y, *const target_z = b->target.z;
+    const reach_real *const pole_x = b->pole.x, *const pole_y = b->pole.y, *const pole_z = b->pole.z;
+    reach_real *const mid_out_x = b->out_mid.x, *const mid_out_y = b->out_mid.y, *const mid_out_z = b->out_mid.z;
+    reach_real *const end_out_x = b->out_end.x, *const end_out_y = b->out_end.y, *const end_out_z = b->out_end.z;
+    reach_real *const residual_out = b->out_residual;
+    unsigned char *const reached_out = b->out_reached, *const status_out = b->out_status;
+    const int count = b->count;
+    const reach_real fixed_tolerance = opt->tolerance;
     int i = 0;
-    for (; i + KWIDTH <= b->count; i += KWIDTH) {
-        KV rx = K_LOAD(b->root.x + i), ry = K_LOAD(b->root.y + i), rz = K_LOAD(b->root.z + i);
-        KV mx = K_LOAD(b->mid.x + i), my = K_LOAD(b->mid.y + i), mz = K_LOAD(b->mid.z + i);
-        KV ex = K_LOAD(b->end.x + i), ey = K_LOAD(b->end.y + i), ez = K_LOAD(b->end.z + i);
+    for (; i + KWIDTH <= count; i += KWIDTH) {
+        KV rx = K_LOAD(root_x + i), ry = K_LOAD(root_y + i), rz = K_LOAD(root_z + i);
+        KV mx = K_LOAD(mid_in_x + i), my = K_LOAD(mid_in_y + i), mz = K_LOAD(mid_in_z + i);
+        KV ex = K_LOAD(end_in_x + i), ey = K_LOAD(end_in_y + i), ez = K_LOAD(end_in_z + i);
         KV ux = mx - rx, uy = my - ry, uz = mz - rz; /* upper bone */
         KV wx = ex - mx, wy = ey - my, wz = ez - mz; /* lower bone */
-        KV tx = K_LOAD(b->target.x + i) - rx, ty = K_LOAD(b->target.y + i) - ry, tz = K_LOAD(b->target.z + i) - rz;
+        KV tx = K_LOAD(target_x + i) - rx, ty = K_LOAD(target_y + i) - ry, tz = K_LOAD(target_z + i) - rz;
         KV l1sq = ux * ux + uy * uy + uz * uz, l2sq = wx * wx + wy * wy + wz * wz, dsq = tx * tx + ty * ty + tz * tz;
 
         /* Ordinary lanes only: squares inside the safe range (NaN and infinity fail these
@@ -61,22 +128,24 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         KM ok = (l1sq >= zero + BATCH_MIN_SQUARE) & (l1sq <= zero + BATCH_MAX_SQUARE) &
                 (l2sq >= zero + BATCH_MIN_SQUARE) & (l2sq <= zero + BATCH_MAX_SQUARE) &
                 (dsq >= zero + BATCH_MIN_SQUARE) & (dsq <= zero + BATCH_MAX_SQUARE);
-        KV l1 = KERNEL_SQRT(l1sq), l2 = KERNEL_SQRT(l2sq), d = KERNEL_SQRT(dsq);
+        /* Lanes out of that range may come out NaN below; they are not stored. */
+        KV l1 = K_SQRT(l1sq), l2 = K_SQRT(l2sq);
+        KV inv_d = K_RSQRT(dsq);
+        KV d = dsq * inv_d;
         KV chain = l1 + l2;
         ok &= (l1 > chain * REACH_ZERO_LENGTH_RATIO) & (l2 > chain * REACH_ZERO_LENGTH_RATIO);
         KV coords = K_MAX(K_MAX(K_MAX(K_ABS(rx), K_ABS(ry)), K_MAX(K_ABS(rz), K_ABS(mx))),
                           K_MAX(K_MAX(K_ABS(my), K_ABS(mz)), K_MAX(K_MAX(K_ABS(ex), K_ABS(ey)), K_ABS(ez))));
         ok &= chain >= coords * (BATCH_RESOLUTION_ULPS * REACH_REAL_EPSILON);
 
-        KV inv_d = 1 / d;
         KV dx = tx * inv_d, dy = ty * inv_d, dz = tz * inv_d; /* unit direction to the target */
 
         /* The bend direction: from the pole, or from the knee's current side. */
         KV sx, sy, sz, side_sq_floor;
-        if (has_pole) {
-            sx = K_LOAD(b->pole.x + i) - rx;
-            sy = K_LOAD(b->pole.y + i) - ry;
-            sz = K_LOAD(b->pole.z + i) - rz;
+        if (pole_x) {
+            sx = K_LOAD(pole_x + i) - rx;
+            sy = K_LOAD(pole_y + i) - ry;
+            sz = K_LOAD(pole_z + i) - rz;
             KV psq = sx * sx + sy * sy + sz * sz;
             ok &= (psq >= zero + BATCH_MIN_SQUARE) & (psq <= zero + BATCH_MAX_SQUARE);
             side_sq_floor = psq * (BATCH_SIDE_RATIO * BATCH_SIDE_RATIO);
@@ -91,12 +160,14 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
             side_sq_floor = l1sq * (BATCH_SIDE_RATIO * BATCH_SIDE_RATIO);
         }
         /* Reject from the target direction twice: the second pass removes the rounding the
-         * first leaves when the side is short. */
+         * first leaves when the side is short. What it leaves is a component along the target
+         * line of at most ε/BATCH_SIDE_RATIO, whose square changes the length by less than a
+         * rounding, so the side needs no second normalisation. */
         KV p = sx * dx + sy * dy + sz * dz;
         KV nx = sx - dx * p, ny = sy - dy * p, nz = sz - dz * p;
         KV nsq = nx * nx + ny * ny + nz * nz;
         ok &= nsq > side_sq_floor;
-        KV inv_n = 1 / KERNEL_SQRT(K_MAX(nsq, zero + BATCH_MIN_SQUARE));
+        KV inv_n = K_RSQRT(K_MAX(nsq, zero + BATCH_MIN_SQUARE));
         nx *= inv_n;
         ny *= inv_n;
         nz *= inv_n;
@@ -104,68 +175,90 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         nx -= dx * p;
         ny -= dy * p;
         nz -= dz * p;
-        inv_n = 1 / KERNEL_SQRT(nx * nx + ny * ny + nz * nz);
-        nx *= inv_n;
-        ny *= inv_n;
-        nz *= inv_n;
 
-        /* The triangle: foot a along the target line, height h off it (see two_bone.h). */
+        /* The triangle: foot a along the target line, height h off it (see two_bone.h), the
+         * foot measured from the end of the shorter bone. Which bone is longer, and by how
+         * much in squares, comes from the squared lengths, as in the scalar solver: exact to a
+         * rounding where the bones are nearly equal, so a folded limb points its longer bone
+         * at the target in both. */
+        KV square_gap = l1sq - l2sq;
+        KM upper_longer = square_gap >= zero;
+        square_gap = K_ABS(square_gap);
+        KV near = K_SEL(upper_longer, l2, l1), near_sq = K_SEL(upper_longer, l2sq, l1sq);
+        KM stretched = d >= chain, folded = d * chain <= square_gap;
         KV fold = K_ABS(l1 - l2);
-        /* Folded with bones equal to rounding: which way the mid joint points (toward the
-         * target or away) turns on that rounding. The scalar solver decides those lanes, so
-         * both paths answer alike. */
-        ok &= ~((d <= fold) & (fold <= chain * (BATCH_RESOLUTION_ULPS * REACH_REAL_EPSILON)));
-        KV dc = K_MIN(K_MAX(d, fold), chain);
-        /* The foot from the shorter bone's end, as the scalar solver measures it. */
-        KM upper_shorter = l1 <= l2;
-        KV near = K_MIN(l1, l2), far = K_MAX(l1, l2);
-        KV foot = (dc * dc + (near - far) * (near + far)) / (dc + dc);
+        KV dc = K_SEL(stretched, chain, K_SEL(folded, K_MAX(d, fold), d));
+        KV foot = (dsq - square_gap) * (inv_d * REACH_R(0.5));
+        /* The height from the foot before it is clamped to the shorter bone: past the bone's
+         * end its square is negative and the height 0, where the clamped foot would leave the
+         * rounding of near² against near_sq, a height of about √(2ε)·near. */
+        KV h_sq = near_sq - foot * foot;
         foot = K_MIN(K_MAX(foot, -near), near);
-        KV h = KERNEL_SQRT(K_MAX((near - foot) * (near + foot), zero));
-        KV a = K_SEL(upper_shorter, foot, dc - foot);
-        /* Straight or folded exactly at the clamp's ends, as the scalar solver is. */
-        KM stretched = d >= chain, folded = d <= fold;
-        a = K_SEL(stretched | (folded & (l1 >= l2)), l1, K_SEL(folded, -l1, a));
+        /* √ by way of the estimate, with 0 (or a square below the normal range) giving 0. */
+        KV h = h_sq * K_RSQRT(K_MAX(h_sq, zero + BATCH_TINY_SQUARE));
+        h = K_SEL(h_sq > zero, h, zero);
+        KV a = K_SEL(upper_longer, d - foot, foot);
+        /* Straight or folded exactly, as the scalar solver is. */
+        a = K_SEL(stretched | (folded & upper_longer), l1, K_SEL(folded, -l1, a));
         h = K_SEL(stretched | folded, zero, h);
 
-        KM keep = ~ok; /* lanes the scalar solver will do: leave their outputs alone for now */
-        K_STORE(b->out_mid.x + i, rx + dx * a + nx * h, keep);
-        K_STORE(b->out_mid.y + i, ry + dy * a + ny * h, keep);
-        K_STORE(b->out_mid.z + i, rz + dz * a + nz * h, keep);
-        K_STORE(b->out_end.x + i, rx + dx * dc, keep);
-        K_STORE(b->out_end.y + i, ry + dy * dc, keep);
-        K_STORE(b->out_end.z + i, rz + dz * dc, keep);
+        KV mid_x = rx + dx * a + nx * h, mid_y = ry + dy * a + ny * h, mid_z = rz + dz * a + nz * h;
+        KV end_x = rx + dx * dc, end_y = ry + dy * dc, end_z = rz + dz * dc;
         KV residual = K_ABS(d - dc) + zero; /* + 0 turns a -0 into +0, as the scalar solver gives */
-        if (b->out_residual) K_STORE(b->out_residual + i, residual, keep);
-
-        KV tolerance = opt->tolerance > 0 ? zero + opt->tolerance : chain * REACH_R(1e-4);
-        batch_lane_int reached[KWIDTH], good[KWIDTH];
-        KM reached_mask = residual <= tolerance;
-        memcpy(reached, &reached_mask, sizeof reached);
-        memcpy(good, &ok, sizeof good);
-        for (int k = 0; k < KWIDTH; ++k) {
-            if (!good[k]) {
-                solve_lane(b, i + k, opt, first_error);
-                continue;
-            }
-            if (b->out_reached) b->out_reached[i + k] = reached[k] != 0;
-            if (b->out_status) b->out_status[i + k] = REACH_OK;
+        unsigned bad = ~K_BITS(ok) & all_lanes;
+        if (!bad) {
+            K_STORE(mid_out_x + i, mid_x);
+            K_STORE(mid_out_y + i, mid_y);
+            K_STORE(mid_out_z + i, mid_z);
+            K_STORE(end_out_x + i, end_x);
+            K_STORE(end_out_y + i, end_y);
+            K_STORE(end_out_z + i, end_z);
+            if (residual_out) K_STORE(residual_out + i, residual);
+        } else {
+            /* The lanes the scalar solver will do keep their outputs for now: in place, those
+             * are its inputs. */
+            KM keep = ~ok;
+            K_STORE_KEEP(mid_out_x + i, mid_x, keep);
+            K_STORE_KEEP(mid_out_y + i, mid_y, keep);
+            K_STORE_KEEP(mid_out_z + i, mid_z, keep);
+            K_STORE_KEEP(end_out_x + i, end_x, keep);
+            K_STORE_KEEP(end_out_y + i, end_y, keep);
+            K_STORE_KEEP(end_out_z + i, end_z, keep);
+            if (residual_out) K_STORE_KEEP(residual_out + i, residual, keep);
         }
+        if (reached_out) {
+            KV tolerance = fixed_tolerance > 0 ? zero + fixed_tolerance : chain * REACH_R(1e-4);
+            KB reached = __builtin_convertvector((residual <= tolerance) & 1, KB);
+            memcpy(reached_out + i, &reached, sizeof reached);
+        }
+        if (status_out) memset(status_out + i, REACH_OK, (size_t)KWIDTH);
+        for (; bad; bad &= bad - 1)
+            solve_lane(b, i + __builtin_ctz(bad), opt, first_error);
     }
-    for (; i < b->count; ++i)
+    for (; i < count; ++i)
         solve_lane(b, i, opt, first_error);
 }
 
 #undef K_LOAD
 #undef K_STORE
+#undef K_STORE_KEEP
 #undef K_SEL
+#undef K_RSQRT
+#undef K_SQRT
+#undef K_BITS
 #undef K_MIN
 #undef K_MAX
 #undef K_ABS
 #undef KV
 #undef KM
+#undef KB
 #undef KWIDTH
 #undef KERNEL_NAME
 #undef KERNEL_TARGET
 #undef KERNEL_BYTES
 #undef KERNEL_SQRT
+#undef KERNEL_RSQRT_ESTIMATE
+#undef KERNEL_NEWTON_STEPS
+#undef KERNEL_MASK_BITS
+#undef KERNEL_MIN
+#undef KERNEL_MAX

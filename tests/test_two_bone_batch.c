@@ -1,6 +1,6 @@
-/* Batch two-bone IK: the SIMD path agrees with the scalar solver limb by limb, edge lanes
- * behave exactly as the scalar solver documents, bad lanes keep their pose, and solving in
- * place works. */
+/* Batch two-bone IK: every SIMD kernel this machine runs agrees with the scalar solver limb by
+ * limb, edge lanes behave exactly as the scalar solver documents, bad lanes keep their pose,
+ * and solving in place works. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +89,17 @@ static reach_two_bone_input random_input(test_rng *rng) {
     return in;
 }
 
+/* Every kernel name a build may have; reach_two_bone_solve_batch_isa refuses those this build
+ * or this machine lacks. */
+static const char *const isa_names[] = {"avx512", "avx2", "sse2", "neon", "wasm-simd", "scalar"};
+#define ISA_COUNT ((int)(sizeof isa_names / sizeof isa_names[0]))
+
+/* Solves the batch on the kernel isa_names[k]; 0 if this machine cannot run it. */
+static int solve_on(int k, const reach_two_bone_batch *b, const reach_two_bone_options *opt, reach_status *st) {
+    *st = reach_two_bone_solve_batch_isa(b, opt, isa_names[k]);
+    return *st != REACH_ERROR_INVALID_ARGUMENT;
+}
+
 /* Each lane of the batch against reach_two_bone_solve on that limb alone. */
 static void check_lanes(const soa *s, int poles, const reach_two_bone_options *opt) {
     for (int i = 0; i < s->count; ++i) {
@@ -121,6 +132,17 @@ static void check_lanes(const soa *s, int poles, const reach_two_bone_options *o
     }
 }
 
+/* The batch solved on each kernel this machine runs, each checked lane by lane. */
+static void check_every_kernel(soa *s, int poles, const reach_two_bone_options *opt, reach_status expected) {
+    reach_two_bone_batch b = batch_of(s, poles);
+    for (int k = 0; k < ISA_COUNT; ++k) {
+        reach_status st;
+        if (!solve_on(k, &b, opt, &st)) continue;
+        assert_int_equal(st, expected);
+        check_lanes(s, poles, opt);
+    }
+}
+
 static void batch_agrees_with_the_scalar_solver(void **state) {
     (void)state;
     const int count = TEST_CASES + 13; /* not a multiple of any vector width: tails too */
@@ -131,17 +153,81 @@ static void batch_agrees_with_the_scalar_solver(void **state) {
         soa_set(&s, i, &in);
     }
     reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_real *first = malloc((size_t)count * sizeof(reach_real));
     for (int poles = 0; poles <= 1; ++poles) {
         reach_two_bone_batch b = batch_of(&s, poles);
         assert_int_equal(reach_two_bone_solve_batch(&b, &opt), REACH_OK);
         check_lanes(&s, poles, &opt);
         /* And twice gives the same bits. */
-        reach_real *first = malloc((size_t)count * sizeof(reach_real));
         memcpy(first, s.out[0], (size_t)count * sizeof(reach_real));
         assert_int_equal(reach_two_bone_solve_batch(&b, &opt), REACH_OK);
         assert_true(test_bytes_equal(first, s.out[0], (size_t)count * sizeof(reach_real)));
-        free(first);
+        /* Every other kernel this machine runs, not only the one the batch picks. */
+        check_every_kernel(&s, poles, &opt, REACH_OK);
     }
+    free(first);
+    soa_free(&s);
+}
+
+/* The kernel reach_batch_isa names runs, and so does the scalar path; an unknown name is
+ * refused with the outputs untouched. */
+static void the_kernels_this_machine_runs_are_reachable_by_name(void **state) {
+    (void)state;
+    soa s = soa_make(20);
+    test_rng rng = test_rng_make(56);
+    for (int i = 0; i < s.count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        soa_set(&s, i, &in);
+    }
+    reach_two_bone_batch b = batch_of(&s, 1);
+    int picked_runs = 0, runs = 0;
+    for (int k = 0; k < ISA_COUNT; ++k) {
+        reach_status st;
+        if (!solve_on(k, &b, NULL, &st)) continue;
+        assert_int_equal(st, REACH_OK);
+        runs++;
+        picked_runs |= strcmp(isa_names[k], reach_batch_isa()) == 0;
+    }
+    assert_true(picked_runs);
+    assert_true(runs >= (strcmp(reach_batch_isa(), "scalar") == 0 ? 1 : 2));
+    memset(s.out[0], 0, (size_t)s.count * sizeof(reach_real));
+    assert_int_equal(reach_two_bone_solve_batch_isa(&b, NULL, "mmx"), REACH_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(reach_two_bone_solve_batch_isa(&b, NULL, NULL), REACH_ERROR_INVALID_ARGUMENT);
+    for (int i = 0; i < s.count; ++i)
+        assert_true(s.out[0][i] == 0);
+    soa_free(&s);
+}
+
+/* Bones equal to a few roundings, the target inside the fold: the longer bone points at the
+ * target in every kernel as in the scalar solver (the mid joint would be two bone lengths off
+ * the other way). The squared lengths decide, in both. */
+static void folded_limbs_with_nearly_equal_bones_agree(void **state) {
+    (void)state;
+    const int count = 512;
+    soa s = soa_make(count);
+    test_rng rng = test_rng_make(57);
+    const int ulps[] = {-64, -16, -4, -1, 1, 4, 16, 64};
+    for (int i = 0; i < count; ++i) {
+        int k = ulps[i % 8];
+        /* Along the axes the lengths are the coordinates; in random directions, the rounding
+         * of the coordinates changes them by about ε, so only the larger gaps. */
+        int axes = (i / 8) % 2 == 0 || k * k < 256;
+        reach_vec3 dir1 = axes ? reach_vec3_make(1, 0, 0) : test_unit_vec3(&rng);
+        reach_vec3 dir2 = axes ? reach_vec3_make(0, 1, 0) : test_unit_vec3(&rng);
+        reach_real l1 = test_uniform(&rng, REACH_R(0.5), 2), l2 = l1 * (1 + (reach_real)k * REACH_REAL_EPSILON);
+        reach_two_bone_input in;
+        in.root = reach_vec3_zero();
+        in.mid = reach_vec3_scale(dir1, l1);
+        in.end = reach_vec3_mad(in.mid, dir2, l2);
+        reach_real fold = reach_fabs(l2 - l1);
+        in.target = reach_vec3_scale(test_unit_vec3(&rng), fold * test_uniform(&rng, REACH_R(0.05), REACH_R(0.5)));
+        in.pole = test_in_ball(&rng, 3);
+        in.use_pole = 1;
+        soa_set(&s, i, &in);
+    }
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    for (int poles = 0; poles <= 1; ++poles)
+        check_every_kernel(&s, poles, &opt, REACH_OK);
     soa_free(&s);
 }
 
@@ -177,6 +263,7 @@ static void edge_lanes_behave_as_the_scalar_solver_says(void **state) {
         reach_status st = reach_two_bone_solve_batch(&b, &opt);
         assert_int_equal(st, REACH_ERROR_NOT_FINITE); /* the first bad lane's error */
         check_lanes(&s, poles, &opt);
+        check_every_kernel(&s, poles, &opt, REACH_ERROR_NOT_FINITE);
     }
     soa_free(&s);
 }
@@ -297,6 +384,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_agrees_with_the_scalar_solver),
         cmocka_unit_test(edge_lanes_behave_as_the_scalar_solver_says),
+        cmocka_unit_test(the_kernels_this_machine_runs_are_reachable_by_name),
+        cmocka_unit_test(folded_limbs_with_nearly_equal_bones_agree),
         cmocka_unit_test(solving_in_place_reads_each_lane_before_writing_it),
         cmocka_unit_test(scalar_batch_equals_the_scalar_solver_bit_for_bit),
         cmocka_unit_test(the_first_lane_error_is_returned_without_a_status_array),

@@ -51,6 +51,14 @@ REACH_API reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *ba
 REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
                                                          const reach_two_bone_options *options);
 
+/** For tests and benchmarks: the same, on the kernel of the named instruction set (a name
+ * reach_batch_isa can return), so that each kernel this machine runs can be checked, not only
+ * the widest. Returns REACH_ERROR_INVALID_ARGUMENT, writing nothing, for a name this build has
+ * no kernel for or whose instructions this machine lacks. Options that need the scalar solver
+ * (see above) still take it. */
+REACH_API reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch,
+                                                      const reach_two_bone_options *options, const char *isa);
+
 /** The limbs [first, first + count) of a batch as a batch of their own: every array advanced by
  * `first` (optional ones stay NULL). For splitting a batch across threads. The range must lie
  * inside the batch. */
