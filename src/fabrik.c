@@ -212,6 +212,7 @@ static const reach_vec3 *out_of_reach(const reach__ik *ik) {
 
 /* One FABRIK iteration for the shared driver. */
 static int iterate(reach__ik *ik) {
+    if (ik->free_chain) return reach__fabrik_chain_iterate(ik);
     const reach_vec3 *aim_all = out_of_reach(ik);
     if (aim_all) return forward(ik, aim_all);
     reach__ik_update_goals(ik);

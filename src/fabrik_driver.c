@@ -134,6 +134,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
              2 * (r->iterations - first) >= attempt_budget(first, settings->max_iterations))) {
             /* Wandering without getting nearer, or half the budget gone: the polish, which only
              * ever moves downhill, gets the rest. */
+            reach__ik_sync_rotations(ik);
             iterate = polish;
             previous = error;
             continue;
@@ -145,6 +146,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         /* Stalled. A remedy changes the pose, so it needs an iteration after it. */
         if (r->iterations >= settings->max_iterations) break;
         int missed = reachable_but_missed(ik);
+        reach__ik_sync_rotations(ik);
         if (may_move_root && move_root(ik)) {
             /* resumes from the moved root */
         } else if (missed >= 0 && kicks < MAX_KICKS) {
@@ -157,6 +159,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         }
         previous = reach__ik_weighted_error(ik);
     }
+    reach__ik_sync_rotations(ik);
 }
 
 /* Nonzero when a moving hinge has a range short of the whole circle: then the middle of the
@@ -238,9 +241,7 @@ static int restricted(const reach__ik *ik) {
         int b = ik->active[k];
         if (driver_child_count(ik, b) == 0) continue;
         reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
-        if (joint.type != REACH_JOINT_BALL &&
-            !(joint.type == REACH_JOINT_CONE && !joint.has_twist && joint.cone_angle >= REACH_PI))
-            return 1;
+        if (!reach__joint_turns_freely(&joint)) return 1;
     }
     return 0;
 }

@@ -16,6 +16,36 @@
 #define REACH__COORDINATE_LIMIT 1e18f
 #endif
 
+/* Squared lengths strictly between these take a plain square root and division; outside, the
+ * scaled routines (reach_vec3_normalize_safe), which neither underflow nor overflow. */
+#ifdef REACH_DOUBLE
+#define REACH__SQUARE_FLOOR   1e-290
+#define REACH__SQUARE_CEILING 1e300
+#else
+#define REACH__SQUARE_FLOOR   1e-30f
+#define REACH__SQUARE_CEILING 1e37f
+#endif
+
+/* Length and unit vectors the plain way where the squares are in range (the common case),
+ * else by the scaled routines. */
+static inline reach_real reach__length(reach_vec3 v) {
+    reach_real s = reach_vec3_dot(v, v);
+    return s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING ? reach_sqrt(s) : reach_vec3_length_robust(v);
+}
+
+static inline reach_vec3 reach__unit(reach_vec3 v, reach_vec3 fallback) {
+    reach_real s = reach_vec3_dot(v, v);
+    return s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING ? reach_vec3_scale(v, 1 / reach_sqrt(s))
+                                                                : reach_vec3_normalize_safe(v, fallback);
+}
+
+static inline reach_quat reach__quat_unit(reach_quat q) {
+    reach_real s = reach_quat_dot(q, q);
+    if (!(s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING)) return reach_quat_normalize_safe(q);
+    reach_real inv = 1 / reach_sqrt(s);
+    return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+}
+
 /* The default tolerance, as a fraction of the moving chain's length. */
 #define REACH__DEFAULT_TOLERANCE_RATIO REACH_R(1e-4)
 
@@ -93,6 +123,9 @@ typedef struct reach__ik {
     reach_quat *effector_rot; /* [target_count] */
     reach_vec3 *partner;      /* [target_count] */
     reach_quat *kept_rot;     /* [bone_count]: the pose a restart may fall back to */
+    reach_real *link_length;  /* [bone_count]: |local translation| of each active bone */
+    int free_chain;           /* one position target on a chain of freely turning joints */
+    int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
@@ -110,6 +143,21 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
                              int (*polish)(reach__ik *ik), int honour_move_root);
+
+/* Nonzero for a ball joint, or a cone that allows every swing and twist. */
+int reach__joint_turns_freely(const reach_joint *joint);
+
+/* Nonzero when the solve is one position target (no orientation) on a chain whose moving joints
+ * above the end all turn freely: FABRIK then iterates on positions alone (fabrik_chain.c). */
+int reach__ik_is_free_chain(const reach__ik *ik);
+
+/* One FABRIK iteration on such a chain: moves ik->pos only and marks the rotations stale. */
+int reach__fabrik_chain_iterate(reach__ik *ik);
+
+/* Recovers local and world rotations from moved positions, once: each bone turns by the smallest
+ * swing that points it at its child's new joint; the end keeps its wanted world rotation. Does
+ * nothing unless the rotations are stale. */
+void reach__ik_sync_rotations(reach__ik *ik);
 
 /* One CCD sweep, tips to root (ccd.c); FABRIK polishes with it. Returns nonzero when a range
  * clamped. */

@@ -49,6 +49,7 @@ static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int targe
     ik->effector_rot = (reach_quat *)reach__arena_take(arena, t, sizeof(reach_quat));
     ik->partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
     ik->kept_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
+    ik->link_length = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
 }
 
 size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) {
@@ -195,10 +196,15 @@ static reach_transform above_root(const reach__ik *ik) {
     return world;
 }
 
-static reach_real link_lengths(const reach__ik *ik) {
+/* Fills link_length for the active bones (the root's link does not count: it does not move)
+ * and returns their sum. */
+static reach_real link_lengths(reach__ik *ik) {
     reach_real total = 0;
-    for (int k = 0; k < ik->active_count; ++k)
-        if (ik->active[k] != ik->root) total += reach_vec3_length_robust(ik->local[ik->active[k]].translation);
+    for (int k = 0; k < ik->active_count; ++k) {
+        int b = ik->active[k];
+        ik->link_length[b] = reach_vec3_length_robust(ik->local[b].translation);
+        if (b != ik->root) total += ik->link_length[b];
+    }
     return total;
 }
 
@@ -255,12 +261,15 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         reach_joint joint = reach_skeleton_joint(skeleton, b);
-        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &ik->local[b]) > REACH__LIMIT_SLACK)
-            ik->start_inside_limits = 0;
-        reach_transform projected = ik->local[b];
-        reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
-        ik->local[b].translation = projected.translation;
         ik->local[b].rotation = reach_quat_normalize_safe(ik->local[b].rotation);
+        if (joint.type == REACH_JOINT_BALL) continue;
+        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK)
+            ik->start_inside_limits = 0;
+        if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
+            reach_transform projected = pose[b];
+            reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
+            ik->local[b].translation = projected.translation;
+        }
     }
     reach_transform above = above_root(ik);
     ik->above_root = reach_quat_normalize_safe(above.rotation);
@@ -283,6 +292,8 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
         }
     }
     ik->chain_length = link_lengths(ik);
+    ik->free_chain = reach__ik_is_free_chain(ik);
+    ik->rotations_stale = 0;
     ik->angle_tolerance = settings->angle_tolerance;
     ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
     ik->max_step = settings->ccd_max_step;
@@ -366,7 +377,7 @@ void reach__ik_update_goals(reach__ik *ik) {
 reach_real reach__ik_target_distance(const reach__ik *ik, int j) {
     const reach_target *t = &ik->targets[j];
     reach_vec3 other = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : t->position;
-    return reach_vec3_length_robust(reach_vec3_sub(ik->pos[t->bone], other));
+    return reach__length(reach_vec3_sub(ik->pos[t->bone], other));
 }
 
 reach_real reach__ik_target_angle(const reach__ik *ik, int j) {

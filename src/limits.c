@@ -146,11 +146,13 @@ static reach_real swing_angle(reach_quat swing) { return reach_quat_angle(swing)
 
 reach_real reach_joint_limit_error(const reach_joint *joint, const reach_transform *rest,
                                    const reach_transform *local) {
+    if (joint->type == REACH_JOINT_BALL) return 0;
     reach_quat rest_rotation = reach_quat_normalize_safe(rest->rotation);
     reach_quat delta = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(rest_rotation), local->rotation));
     reach_vec3 axis = unit_axis(joint);
     reach_quat swing, twist;
-    reach_quat_swing_twist(delta, axis, &swing, &twist);
+    if (joint->type == REACH_JOINT_HINGE || joint->type == REACH_JOINT_CONE)
+        reach_quat_swing_twist(delta, axis, &swing, &twist);
     switch (joint->type) {
     case REACH_JOINT_BALL: return 0;
     case REACH_JOINT_HINGE:

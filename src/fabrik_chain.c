@@ -1,0 +1,149 @@
+/* FABRIK on a chain whose joints turn freely: one position target at the end of a serial chain
+ * of ball joints (or cones that allow every swing and twist). No joint limit can bend such a
+ * chain off the lines FABRIK lays, so an iteration moves joint positions only, a square root and
+ * a scale per bone, and the rotations are recovered from the positions once, when the driver
+ * needs them (reach__ik_sync_rotations). */
+#include "fabrik_internal.h"
+
+/* A gap this fraction beyond two bones' length still lays them straight toward it (as in the
+ * general forward pass). */
+#define STRAIGHT_SLACK REACH_R(1e-3)
+
+int reach__joint_turns_freely(const reach_joint *joint) {
+    return joint->type == REACH_JOINT_BALL ||
+           (joint->type == REACH_JOINT_CONE && !joint->has_twist && joint->cone_angle >= REACH_PI);
+}
+
+int reach__ik_is_free_chain(const reach__ik *ik) {
+    if (ik->target_count != 1 || ik->active_count < 2) return 0;
+    const reach_target *t = &ik->targets[0];
+    if (t->kind != REACH_TARGET_POSITION || t->use_orientation) return 0;
+    /* One target: the moving bones are the path from the root to its bone, which ends it. */
+    for (int k = 0; k + 1 < ik->active_count; ++k) {
+        reach_joint joint = reach_skeleton_joint(ik->skeleton, ik->active[k]);
+        if (!reach__joint_turns_freely(&joint)) return 0;
+    }
+    return 1;
+}
+
+/* `from` moved to `length` from `anchor` along the line through both (along +y where they
+ * coincide: any direction keeps the length). */
+static reach_vec3 along(reach_vec3 anchor, reach_vec3 from, reach_real length) {
+    reach_vec3 d = reach_vec3_sub(from, anchor);
+    reach_real d2 = reach_vec3_dot(d, d);
+    if (d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)
+        return reach_vec3_mad(anchor, d, length / reach_sqrt(d2));
+    return reach_vec3_mad(anchor, reach_vec3_normalize_safe(d, reach_vec3_make(0, 1, 0)), length);
+}
+
+/* The chain's joints tip to root: the tip on the target, each joint pulled toward its place
+ * one link from the joint below. The root stays. */
+static void backward(reach__ik *ik, reach_vec3 target) {
+    const int *active = ik->active;
+    reach_vec3 *pos = ik->pos;
+    int n = ik->active_count - 1;
+    pos[active[n]] = target;
+    for (int k = n - 1; k > 0; --k) {
+        pos[active[k]] = along(pos[active[k + 1]], pos[active[k]], ik->link_length[active[k + 1]]);
+    }
+}
+
+/* Where joint k + 1 goes from joint k at a so that it also sits one link from e, the joint
+ * k + 2 where the backward pass left it: on the circle of such points, the one nearest the
+ * backward pass's joint k + 1 (hint). Returns 1 when the two links span the gap (then the rest
+ * of the chain lies as the backward pass laid it, ending on the target), 2 when the gap is
+ * just out of their span (laid straight toward e), 0 when they cannot span it. */
+static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, reach_real lb, reach_vec3 *out) {
+    reach_vec3 ae = reach_vec3_sub(e, a);
+    reach_real d2 = reach_vec3_dot(ae, ae);
+    if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)) return 0;
+    reach_real d = reach_sqrt(d2);
+    if (d < reach_fabs(la - lb)) return 0;
+    reach_vec3 u = reach_vec3_scale(ae, 1 / d);
+    if (d >= la + lb) {
+        if (d > (la + lb) * (1 + STRAIGHT_SLACK)) return 0;
+        *out = reach_vec3_mad(a, u, la);
+        return 2;
+    }
+    reach_real x = (d2 + la * la - lb * lb) / (2 * d);
+    reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
+    /* A hint within a rounding of the line leaves `across` off square with it: square it again,
+     * or the links come out the wrong length. A hint on the line: any side. */
+    reach_vec3 across = reach_vec3_reject(reach_vec3_sub(hint, a), u);
+    across = reach_vec3_reject(across, u);
+    reach_real across2 = reach_vec3_dot(across, across);
+    across = across2 > REACH__SQUARE_FLOOR * d2 ? reach__unit(across, u) : reach_vec3_any_perpendicular(u);
+    *out = reach_vec3_add(reach_vec3_mad(a, u, x), reach_vec3_scale(across, h));
+    return 1;
+}
+
+/* Root to tip: each joint one link from the one above, toward where the backward pass left it,
+ * or bridging to the joint after it as soon as two links can (see the general forward pass). */
+static void forward(reach__ik *ik) {
+    const int *active = ik->active;
+    reach_vec3 *pos = ik->pos;
+    int n = ik->active_count - 1;
+    for (int k = 0; k < n; ++k) {
+        reach_vec3 a = pos[active[k]];
+        reach_real la = ik->link_length[active[k + 1]];
+        if (k + 2 <= n) {
+            reach_vec3 placed;
+            int bridged =
+                bridge(a, pos[active[k + 2]], pos[active[k + 1]], la, ik->link_length[active[k + 2]], &placed);
+            if (bridged) {
+                pos[active[k + 1]] = placed;
+                if (bridged == 1) return;
+                continue;
+            }
+        }
+        pos[active[k + 1]] = along(a, pos[active[k + 1]], la);
+    }
+}
+
+int reach__fabrik_chain_iterate(reach__ik *ik) {
+    reach_vec3 target = ik->targets[0].position, root = ik->pos[ik->root];
+    reach_vec3 offset = reach_vec3_sub(target, root);
+    ik->rotations_stale = 1;
+    if (reach_vec3_length(offset) >= ik->chain_length) {
+        /* Out of reach: the chain lies straight toward the target. */
+        reach_vec3 u = reach_vec3_normalize_safe(offset, reach_vec3_make(0, 1, 0)), p = root;
+        for (int k = 1; k < ik->active_count; ++k) {
+            p = reach_vec3_mad(p, u, ik->link_length[ik->active[k]]);
+            ik->pos[ik->active[k]] = p;
+        }
+        return 0;
+    }
+    backward(ik, target);
+    forward(ik);
+    return 0;
+}
+
+void reach__ik_sync_rotations(reach__ik *ik) {
+    if (!ik->rotations_stale) return;
+    ik->rotations_stale = 0;
+    const reach_skeleton *sk = ik->skeleton;
+    reach_quat parent_rot = ik->above_root;
+    int n = ik->active_count - 1;
+    for (int k = 0; k < n; ++k) {
+        int b = ik->active[k], c = ik->active[k + 1];
+        /* The smallest swing from where the link to c pointed to where it points now; c's joint
+         * then follows from the rotation, so what rounding the chain gathered is not passed on. */
+        reach_vec3 link = ik->local[c].translation;
+        reach_vec3 now = reach__unit(reach_quat_rotate(ik->rot[b], link), reach_vec3_zero());
+        reach_vec3 wanted = reach__unit(reach_vec3_sub(ik->pos[c], ik->pos[b]), now);
+        reach_quat world = ik->rot[b];
+        if (reach_vec3_length_sq(now) > 0)
+            world = reach__quat_unit(reach_quat_mul(reach_quat_shortest_arc(now, wanted), world));
+        ik->local[b].rotation = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(parent_rot), world));
+        ik->rot[b] = world;
+        ik->pos[c] = reach_vec3_add(ik->pos[b], reach_quat_rotate(world, link));
+        parent_rot = world;
+    }
+    /* The tip keeps its wanted world rotation as nearly as its joint allows. */
+    int tip = ik->active[n];
+    reach_joint joint = reach_skeleton_joint(sk, tip);
+    reach_quat local = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(parent_rot), ik->goal_rot[tip]));
+    if (joint.type != REACH_JOINT_BALL) reach_joint_project_rotation(&joint, sk->rest[tip].rotation, local, &local);
+    ik->local[tip].rotation = local;
+    ik->rot[tip] = reach__quat_unit(reach_quat_mul(parent_rot, local));
+}
