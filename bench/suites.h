@@ -12,6 +12,7 @@ extern "C" {
 void bench_suite_two_bone(bench_run *run);
 void bench_suite_two_bone_batch(bench_run *run);
 void bench_suite_fabrik(bench_run *run);
+void bench_suite_fabrik_batch(bench_run *run);
 void bench_suite_ccd(bench_run *run);
 void bench_suite_jacobian(bench_run *run);
 #ifdef REACH_BENCH_KDL

@@ -51,6 +51,8 @@ typedef int fb_lane_int;
 #define FB_NOISE_RATIO             (32 * REACH_REAL_EPSILON)
 /* A gap this little beyond two bones' length still lays them straight toward it. */
 #define FB_STRAIGHT_SLACK (1 + REACH_R(1e-3))
+/* A hint nearer the line than this share of its distance counts as on it. */
+#define FB_LINE_RATIO_SQUARED ((64 * REACH_REAL_EPSILON) * (64 * REACH_REAL_EPSILON))
 /* A warm bone within this share of its length keeps its place. */
 #define FB_SETTLED_SLACK (64 * REACH_REAL_EPSILON)
 /* A stalled chain is bent at most this often, by this much in all over its bones, and no bone

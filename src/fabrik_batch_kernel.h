@@ -93,6 +93,58 @@ FB_TARGET static inline void FB_FN(_across)(FV ux, FV uy, FV uz, FV *px, FV *py,
     *pz = z * inv;
 }
 
+/* Where a middle joint goes so that it sits la from a and lb from e: on the circle of such
+ * points, the one toward `hint` off the a→e line (any side when hint is on it); straight toward
+ * e when e is just out of reach. Lanes where no such point exists keep *m as it is; returns the
+ * lanes where it does. */
+FB_TARGET static inline FM FB_FN(_close)(FV ax, FV ay, FV az, FV ex, FV ey, FV ez, FV hx, FV hy, FV hz, FV la, FV lb,
+                                         FM active, FV *mx, FV *my, FV *mz) {
+    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
+    ex -= ax;
+    ey -= ay;
+    ez -= az;
+    FV d2 = VDOT(ex, ey, ez, ex, ey, ez);
+    FV d = FB_SQRT(d2), sum = la + lb;
+    FM meets = FB_CMP(d2, >, min_square) & FB_CMP(d, >=, VABS(la - lb)) & FB_CMP(d, <=, sum * FB_STRAIGHT_SLACK);
+    FV inv = FB_SPLAT(1) / VMAX(d, min_square);
+    FV ux = ex * inv, uy = ey * inv, uz = ez * inv;
+    /* The foot and height from the shorter side's end: with sides far apart in length (the
+     * bridge's straight part against one bone) the longer side's squares would swamp it. */
+    FM a_nearer = FB_CMP(la, <=, lb);
+    FV near = VMIN(la, lb), far = VMAX(la, lb);
+    FV foot = (d * d + (near - far) * (near + far)) / (d + d);
+    foot = VMIN(VMAX(foot, -near), near);
+    FV height = FB_SQRT(VMAX(zero, (near - foot) * (near + foot)));
+    foot = VSEL(a_nearer, foot, d - foot);
+    FV vx = hx - ax, vy = hy - ay, vz = hz - az;
+    FV along = VDOT(vx, vy, vz, ux, uy, uz);
+    FV cx = vx - ux * along, cy = vy - uy * along, cz = vz - uz * along;
+    /* Again: what the first rejection leaves of a hint near the line is mostly rounding, and
+     * not across it. */
+    along = VDOT(cx, cy, cz, ux, uy, uz);
+    cx -= ux * along;
+    cy -= uy * along;
+    cz -= uz * along;
+    FV c2 = VDOT(cx, cy, cz, cx, cy, cz);
+    FM on_line = ~FB_CMP(c2, >, VMAX(min_square, VDOT(vx, vy, vz, vx, vy, vz) * FB_LINE_RATIO_SQUARED));
+    if (VANY(on_line & meets & active)) {
+        FV qx, qy, qz;
+        FB_FN(_across)(ux, uy, uz, &qx, &qy, &qz);
+        cx = VSEL(on_line, qx, cx);
+        cy = VSEL(on_line, qy, cy);
+        cz = VSEL(on_line, qz, cz);
+        c2 = VSEL(on_line, FB_SPLAT(1), c2);
+    }
+    FV hs = height / FB_SQRT(VMAX(c2, min_square));
+    FM straight = FB_CMP(d, >=, sum);
+    foot = VSEL(straight, la, foot);
+    hs = VSEL(straight, zero, hs);
+    *mx = VSEL(meets, ax + ux * foot + cx * hs, *mx);
+    *my = VSEL(meets, ay + uy * foot + cy * hs, *my);
+    *mz = VSEL(meets, az + uz * foot + cz * hs, *mz);
+    return meets;
+}
+
 /* One lane group of the solve. `j` rows below are joint indices; row r of an array starts at
  * r * stride. */
 FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_error) {
@@ -265,15 +317,72 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             nz = qz;
         }
 
-        /* Forward: the root back in place; each bone aimed where the next can close onto the
-         * joint after it as the backward pass left it (two circles' crossing, on the side of
-         * where the backward pass put the joint between), else at where that pass put its end. */
+        /* The bridge from the root: the first joint k the backward pass left where bones
+         * 0 … k − 1 reach it from the root, bones 0 … k − 2 straight and bone k − 1 closing the
+         * triangle. From k on the chain lies as the backward pass left it, ending on the
+         * target, so such a lane reaches in this iteration. (k = 2 is the two-bone closing
+         * step the forward pass takes at every joint.) */
+        FM bridged = none, split = none; /* split: the straight part's last joint */
+        FV far_x = zero, far_y = zero, far_z = zero, mid_x = zero, mid_y = zero, mid_z = zero, straight = zero,
+           closing = zero;
+        {
+            FV run = VLOAD(len);
+            FV qx = VLOAD(px + s), qy = VLOAD(py + s), qz = VLOAD(pz + s);
+            for (int k = 2; k <= n; ++k) {
+                size_t r = (size_t)k * s;
+                FV last = VLOAD(len + (size_t)(k - 1) * s), total = run + last;
+                FV kx = VLOAD(px + r), ky = VLOAD(py + r), kz = VLOAD(pz + r);
+                FV dx = kx - rx, dy = ky - ry, dz = kz - rz;
+                FV d = FB_SQRT(VDOT(dx, dy, dz, dx, dy, dz));
+                FM fits = ~bridged & FB_CMP(d, <=, total) & FB_CMP(d, >=, VABS(run - last));
+                far_x = VSEL(fits, kx, far_x);
+                far_y = VSEL(fits, ky, far_y);
+                far_z = VSEL(fits, kz, far_z);
+                mid_x = VSEL(fits, qx, mid_x);
+                mid_y = VSEL(fits, qy, mid_y);
+                mid_z = VSEL(fits, qz, mid_z);
+                straight = VSEL(fits, run, straight);
+                closing = VSEL(fits, last, closing);
+                split = MSEL(fits, FB_MASK_SPLAT(k - 1), split);
+                bridged |= fits;
+                run = total;
+                qx = kx;
+                qy = ky;
+                qz = kz;
+            }
+        }
+        bridged &= active;
+        if (VANY(bridged)) {
+            FV mx = mid_x, my = mid_y, mz = mid_z;
+            bridged &= FB_FN(_close)(rx, ry, rz, far_x, far_y, far_z, mid_x, mid_y, mid_z, straight, closing, bridged,
+                                     &mx, &my, &mz);
+            FV vx = mx - rx, vy = my - ry, vz = mz - rz;
+            FV inv = FB_SPLAT(1) / FB_SQRT(VMAX(VDOT(vx, vy, vz, vx, vy, vz), min_square));
+            FV ux = vx * inv, uy = vy * inv, uz = vz * inv, run = zero;
+            VSTORE(px, bridged, rx, VLOAD(px));
+            VSTORE(py, bridged, ry, VLOAD(py));
+            VSTORE(pz, bridged, rz, VLOAD(pz));
+            for (int j = 1; j <= n; ++j) {
+                size_t r = (size_t)j * s;
+                run += VLOAD(len + (size_t)(j - 1) * s);
+                FM on_straight = bridged & FB_CMP(FB_MASK_SPLAT(j), <=, split);
+                VSTORE(px + r, on_straight, rx + ux * run, VLOAD(px + r));
+                VSTORE(py + r, on_straight, ry + uy * run, VLOAD(py + r));
+                VSTORE(pz + r, on_straight, rz + uz * run, VLOAD(pz + r));
+            }
+        }
+
+        /* Forward, for the others: the root back in place; each bone aimed where the next can
+         * close onto the joint after it as the backward pass left it (two circles' crossing, on
+         * the side of where the backward pass put the joint between), else at where that pass
+         * put its end. */
+        const FM forward = active & ~bridged;
         FV ax = rx, ay = ry, az = rz;
         FV bx = VLOAD(px), by = VLOAD(py), bz = VLOAD(pz); /* the backward pass's joint j */
-        VSTORE(px, active, rx, bx);
-        VSTORE(py, active, ry, by);
-        VSTORE(pz, active, rz, bz);
-        for (int j = 0; j < n; ++j) {
+        VSTORE(px, forward, rx, bx);
+        VSTORE(py, forward, ry, by);
+        VSTORE(pz, forward, rz, bz);
+        for (int j = 0; j < n && VANY(forward); ++j) {
             size_t r = (size_t)(j + 1) * s;
             FV hx = VLOAD(px + r), hy = VLOAD(py + r), hz = VLOAD(pz + r);
             FV la = VLOAD(len + (size_t)j * s);
@@ -281,35 +390,9 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             if (j + 1 < n) {
                 size_t r2 = r + s;
                 FV lb = VLOAD(len + (size_t)(j + 1) * s);
-                FV ex = VLOAD(px + r2) - ax, ey = VLOAD(py + r2) - ay, ez = VLOAD(pz + r2) - az;
-                FV d2 = VDOT(ex, ey, ez, ex, ey, ez);
-                FV d = FB_SQRT(d2), sum = la + lb;
-                FM meets =
-                    FB_CMP(d2, >, min_square) & FB_CMP(d, >=, VABS(la - lb)) & FB_CMP(d, <=, sum * FB_STRAIGHT_SLACK);
-                FV inv = FB_SPLAT(1) / VMAX(d, min_square);
-                FV ux = ex * inv, uy = ey * inv, uz = ez * inv;
-                FV foot = (d * d + la * la - lb * lb) / (d + d);
-                FV height = FB_SQRT(VMAX(zero, la * la - foot * foot));
-                FV vx = hx - ax, vy = hy - ay, vz = hz - az;
-                FV along = VDOT(vx, vy, vz, ux, uy, uz);
-                FV cx = vx - ux * along, cy = vy - uy * along, cz = vz - uz * along;
-                FV c2 = VDOT(cx, cy, cz, cx, cy, cz);
-                FM on_line = ~FB_CMP(c2, >, min_square);
-                if (VANY(on_line & meets & active)) {
-                    FV qx, qy, qz;
-                    FB_FN(_across)(ux, uy, uz, &qx, &qy, &qz);
-                    cx = VSEL(on_line, qx, cx);
-                    cy = VSEL(on_line, qy, cy);
-                    cz = VSEL(on_line, qz, cz);
-                    c2 = VSEL(on_line, FB_SPLAT(1), c2);
-                }
-                FV hs = height / FB_SQRT(VMAX(c2, min_square));
-                FM straight = FB_CMP(d, >=, sum);
-                foot = VSEL(straight, la, foot);
-                hs = VSEL(straight, zero, hs);
-                mx = VSEL(meets, ax + ux * foot + cx * hs, hx);
-                my = VSEL(meets, ay + uy * foot + cy * hs, hy);
-                mz = VSEL(meets, az + uz * foot + cz * hs, hz);
+                FB_FN(_close)
+                (ax, ay, az, VLOAD(px + r2), VLOAD(py + r2), VLOAD(pz + r2), hx, hy, hz, la, lb, forward, &mx, &my,
+                 &mz);
             }
             FV vx = mx - ax, vy = my - ay, vz = mz - az;
             FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
@@ -318,9 +401,9 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             /* An aim on the joint itself: the bone keeps the direction the backward pass gave it. */
             FV nx2 = VSEL(ok, ax + vx * f, ax + (hx - bx)), ny2 = VSEL(ok, ay + vy * f, ay + (hy - by)),
                nz2 = VSEL(ok, az + vz * f, az + (hz - bz));
-            VSTORE(px + r, active, nx2, hx);
-            VSTORE(py + r, active, ny2, hy);
-            VSTORE(pz + r, active, nz2, hz);
+            VSTORE(px + r, forward, nx2, hx);
+            VSTORE(py + r, forward, ny2, hy);
+            VSTORE(pz + r, forward, nz2, hz);
             bx = hx;
             by = hy;
             bz = hz;
