@@ -55,13 +55,14 @@ static void backward(reach__ik *ik, reach_vec3 target) {
  * just out of their span (laid straight toward e), 0 when they cannot span it. */
 static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, reach_real lb, reach_vec3 *out) {
     reach_vec3 ae = reach_vec3_sub(e, a);
-    reach_real d2 = reach_vec3_dot(ae, ae);
-    if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)) return 0;
+    reach_real d2 = reach_vec3_dot(ae, ae), span = (la + lb) * (1 + STRAIGHT_SLACK);
+    /* Most joints of an iteration cannot bridge: tell them on squares, with no root taken. */
+    if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING) || d2 > span * span) return 0;
     reach_real d = reach_sqrt(d2);
     if (d < reach_fabs(la - lb)) return 0;
     reach_vec3 u = reach_vec3_scale(ae, 1 / d);
     if (d >= la + lb) {
-        if (d > (la + lb) * (1 + STRAIGHT_SLACK)) return 0;
+        if (d > span) return 0;
         *out = reach_vec3_mad(a, u, la);
         return 2;
     }
