@@ -11,8 +11,10 @@
 
 #ifdef REACH_DOUBLE
 #define LARGEST DBL_MAX
+#define BEYOND  1e200 /* finite, past the coordinate limit */
 #else
 #define LARGEST FLT_MAX
+#define BEYOND  1e30f
 #endif
 
 /* Targets that cannot be reached: beyond the chain's length, or nearer the root than the
@@ -611,16 +613,16 @@ static void each_bad_chain_is_named_and_left_untouched(void **state) {
         {"negative length", AT_LENGTH, -1, 1, REACH_ERROR_ZERO_LENGTH},
         {"zero length", AT_LENGTH, 0, 1, REACH_ERROR_ZERO_LENGTH},
         {"length tiny beside the chain", AT_LENGTH, REACH_ZERO_LENGTH_RATIO / 10, 1, REACH_ERROR_ZERO_LENGTH},
-        {"length beyond the range", AT_LENGTH, REACH_R(1e30), 1, REACH_ERROR_OUT_OF_RANGE},
+        {"length beyond the range", AT_LENGTH, BEYOND, 1, REACH_ERROR_OUT_OF_RANGE},
         {"NaN root", AT_ROOT, (reach_real)NAN, 1, REACH_ERROR_NOT_FINITE},
         {"infinite root", AT_ROOT, -(reach_real)INFINITY, 1, REACH_ERROR_NOT_FINITE},
-        {"root beyond the range", AT_ROOT, REACH_R(1e30), 1, REACH_ERROR_OUT_OF_RANGE},
+        {"root beyond the range", AT_ROOT, BEYOND, 1, REACH_ERROR_OUT_OF_RANGE},
         {"NaN target", AT_TARGET, (reach_real)NAN, 1, REACH_ERROR_NOT_FINITE},
         {"infinite target", AT_TARGET, (reach_real)INFINITY, 0, REACH_ERROR_NOT_FINITE},
-        {"target beyond the range", AT_TARGET, -REACH_R(1e30), 1, REACH_ERROR_OUT_OF_RANGE},
+        {"target beyond the range", AT_TARGET, -BEYOND, 1, REACH_ERROR_OUT_OF_RANGE},
         {"NaN warm joint", AT_JOINT, (reach_real)NAN, 0, REACH_ERROR_NOT_FINITE},
         {"infinite warm joint", AT_JOINT, (reach_real)INFINITY, 0, REACH_ERROR_NOT_FINITE},
-        {"warm joint beyond the range", AT_JOINT, REACH_R(1e30), 0, REACH_ERROR_OUT_OF_RANGE},
+        {"warm joint beyond the range", AT_JOINT, BEYOND, 0, REACH_ERROR_OUT_OF_RANGE},
     };
     test_rng rng = test_rng_make(0xbad1a4e5u);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0] + 1; ++k) {
