@@ -75,7 +75,7 @@ static int lock_value_joint(const jac_problem *p, const jac_state *state, const 
 static int lock_cone_joint(const jac_problem *p, const jac_state *state, int bone, const reach_joint *joint, int c,
                            reach_real k, jac_workspace *ws) {
     jac_cone_gauge gauge;
-    reach__jac_cone_gauge(p, state, bone, joint, &gauge);
+    reach__jac_cone_gauge(p, state, bone, &gauge);
     reach_vec3 omega = reach_vec3_scale(reach_vec3_make(ws->step[c], ws->step[c + 1], ws->step[c + 2]), k);
     int newly_locked = 0;
     reach_real widening = reach_vec3_dot(omega, gauge.widening);
@@ -126,11 +126,11 @@ int reach__jac_lock_limits(const jac_problem *p, const jac_state *state, jac_wor
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         int c = p->first_column[bone];
-        reach_joint joint = reach_skeleton_joint(p->skeleton, bone);
-        if (reach_joint_has_value(joint.type))
-            newly_locked += lock_value_joint(p, state, &joint, c, k, ws);
-        else if (joint.type == REACH_JOINT_CONE)
-            newly_locked += lock_cone_joint(p, state, bone, &joint, c, k, ws);
+        const reach_joint *joint = &p->joints[bone].joint;
+        if (reach_joint_has_value(joint->type))
+            newly_locked += lock_value_joint(p, state, joint, c, k, ws);
+        else if (joint->type == REACH_JOINT_CONE)
+            newly_locked += lock_cone_joint(p, state, bone, joint, c, k, ws);
     }
     return newly_locked;
 }

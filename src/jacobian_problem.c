@@ -49,6 +49,7 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     p->first_column = arena_take(a, bones, sizeof(int));
     p->column_bone = arena_take(a, columns, sizeof(int));
     p->column_axis = arena_take(a, columns, sizeof(int));
+    p->joints = arena_take(a, bones, sizeof(jac_joint));
     *on_path = arena_take(a, bones, 1);
     carve_state(a, bones, columns, rows, &ws->current);
     carve_state(a, bones, columns, rows, &ws->trial);
@@ -57,11 +58,14 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     ws->u = arena_take(a, rows * k, sizeof(reach_real));
     ws->s = arena_take(a, k, sizeof(reach_real));
     ws->v = arena_take(a, columns * k, sizeof(reach_real));
+    ws->gram = arena_take(a, k * k, sizeof(reach_real));
+    ws->cholesky = arena_take(a, k * k, sizeof(reach_real));
     ws->step = arena_take(a, columns, sizeof(reach_real));
     ws->relaxed_step = arena_take(a, columns, sizeof(reach_real));
     ws->null_step = arena_take(a, columns, sizeof(reach_real));
     ws->gradient = arena_take(a, columns, sizeof(reach_real));
     ws->row_temp = arena_take(a, rows, sizeof(reach_real));
+    ws->row_error = arena_take(a, rows, sizeof(reach_real));
     ws->locked = arena_take(a, columns, 1);
     ws->lock_axes = arena_take(a, columns, sizeof(reach_vec3));
     ws->fixed = arena_take(a, columns, sizeof(reach_real));
@@ -150,6 +154,10 @@ static void assign_columns(jac_problem *p) {
         if (!marked || type == REACH_JOINT_FIXED) continue;
         p->moving[p->moving_count++] = bone;
         p->first_column[bone] = p->columns;
+        jac_joint *cached = &p->joints[bone];
+        cached->joint = reach_skeleton_joint(skeleton, bone);
+        cached->axis = reach_vec3_normalize_safe(cached->joint.axis, reach_vec3_make(0, 1, 0));
+        cached->rest = reach_quat_normalize_safe(skeleton->rest[bone].rotation);
         int rotational = type == REACH_JOINT_BALL || type == REACH_JOINT_CONE;
         for (int axis = 0; axis < (rotational ? 3 : 1); ++axis) {
             p->column_bone[p->columns] = bone;
@@ -289,17 +297,17 @@ static void add_effector_rows(const jac_problem *p, const jac_state *state, int 
     for (int bone = effector;; bone = skeleton->parents[bone]) {
         int first = p->first_column[bone];
         if (first >= 0) {
-            reach_joint joint = reach_skeleton_joint(skeleton, bone);
+            const jac_joint *joint = &p->joints[bone];
             reach_vec3 lever = reach_vec3_sub(tip, world[bone].translation);
             for (int c = first; c < columns && p->column_bone[c] == bone; ++c) {
                 int axis_index = p->column_axis[c];
                 reach_vec3 axis;
                 if (axis_index == JAC_JOINT_AXIS)
-                    axis = reach_quat_rotate(world[bone].rotation, reach_vec3_normalize_safe(joint.axis, joint.axis));
+                    axis = reach_quat_rotate(world[bone].rotation, joint->axis);
                 else
                     axis = reach_vec3_make(axis_index == 0, axis_index == 1, axis_index == 2);
                 reach_vec3 linear, angular;
-                if (joint.type == REACH_JOINT_PRISMATIC) {
+                if (joint->joint.type == REACH_JOINT_PRISMATIC) {
                     linear = reach_vec3_scale(axis, scale.prismatic);
                     angular = reach_vec3_zero();
                 } else {

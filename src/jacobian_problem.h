@@ -10,6 +10,13 @@
  * own joint axis (hinge and prismatic). */
 #define JAC_JOINT_AXIS (-1)
 
+/* What the steps read of a moving bone's joint, worked out once per solve. */
+typedef struct jac_joint {
+    reach_joint joint;
+    reach_vec3 axis; /* the joint's axis, unit */
+    reach_quat rest; /* the bone's rest rotation, unit */
+} jac_joint;
+
 typedef struct jac_problem {
     const reach_skeleton *skeleton;
     const reach_target *targets;
@@ -21,6 +28,7 @@ typedef struct jac_problem {
     int *first_column;    /* per bone: its first column, -1 when it does not move */
     int *column_bone;     /* per column */
     int *column_axis;     /* per column: 0..2 or JAC_JOINT_AXIS */
+    jac_joint *joints;    /* per bone, filled for the moving bones */
     reach_real length;    /* L: what lengths are divided by (1 when the chain has none) */
     reach_real tolerance; /* position tolerance, rig units */
     reach_real angle_tolerance;
@@ -45,14 +53,23 @@ typedef struct jac_state {
 #define JAC_SWING_LOCKED 1u /* the direction that widens the swing (lock_axes[c]) */
 #define JAC_TWIST_LOCKED 2u /* the bone's own axis, which turns the twist (lock_axes[c + 1]) */
 
+/* Which factorisation of J a step left behind, for the null-space projection. */
+typedef enum jac_factor {
+    JAC_FACTOR_NONE,   /* the transpose method: none */
+    JAC_FACTOR_SVD,    /* u, s, v */
+    JAC_FACTOR_NORMAL, /* gram: the damped normal equations' Gram matrix (linalg.h) */
+} jac_factor;
+
 typedef struct jac_workspace {
     jac_state current, trial, best;
     reach_real *jacobian; /* rows × columns, normalised and weighted */
     reach_real *u, *s, *v;
+    reach_real *gram, *cholesky; /* min(rows, columns)² each */
+    jac_factor factor;
     reach_real *step;         /* the method's step toward the targets */
     reach_real *relaxed_step; /* step plus the null-space motion toward rest, when has_relaxed */
     int has_relaxed;
-    reach_real *null_step, *gradient, *row_temp;
+    reach_real *null_step, *gradient, *row_temp, *row_error;
     unsigned char *locked;  /* per column */
     reach_vec3 *lock_axes;  /* per column, for cone bones: the blocked world directions */
     reach_real *fixed;      /* per column: the motion of locked joints up to their limits */
@@ -114,8 +131,7 @@ typedef struct jac_cone_gauge {
     reach_vec3 twist_axis;
 } jac_cone_gauge;
 
-void reach__jac_cone_gauge(const jac_problem *problem, const jac_state *state, int bone, const reach_joint *joint,
-                           jac_cone_gauge *gauge);
+void reach__jac_cone_gauge(const jac_problem *problem, const jac_state *state, int bone, jac_cone_gauge *gauge);
 
 /* ---- limits within a step (jacobian_lock.c) ---- */
 

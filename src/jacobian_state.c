@@ -3,49 +3,40 @@
 #include "jacobian_problem.h"
 #include "reach/limits.h"
 
-static reach_vec3 joint_unit_axis(const reach_joint *joint) {
-    return reach_vec3_normalize_safe(joint->axis, reach_vec3_make(0, 1, 0));
-}
-
-static reach_quat rest_rotation(const jac_problem *p, int bone) {
-    return reach_quat_normalize_safe(p->skeleton->rest[bone].rotation);
-}
-
 static reach_quat parent_world_rotation(const jac_problem *p, const jac_state *state, int bone) {
     int parent = p->skeleton->parents[bone];
     return parent < 0 ? reach_quat_identity() : state->world[parent].rotation;
 }
 
 /* A hinge or prismatic bone's local transform from its value (the value already within limits). */
-static void write_value(const jac_problem *p, int bone, const reach_joint *joint, reach_real value,
-                        reach_transform *local) {
-    reach_quat rest = rest_rotation(p, bone);
-    if (joint->type == REACH_JOINT_HINGE) {
+static void write_value(const jac_problem *p, int bone, reach_real value, reach_transform *local) {
+    const jac_joint *j = &p->joints[bone];
+    if (j->joint.type == REACH_JOINT_HINGE) {
         local[bone].rotation =
-            reach_quat_normalize_safe(reach_quat_mul(rest, reach_quat_from_axis_angle(joint_unit_axis(joint), value)));
+            reach_quat_normalize_safe(reach_quat_mul(j->rest, reach_quat_from_axis_angle(j->axis, value)));
     } else {
-        local[bone].rotation = rest;
+        local[bone].rotation = j->rest;
         local[bone].translation =
-            reach_vec3_mad(p->skeleton->rest[bone].translation, reach_quat_rotate(rest, joint_unit_axis(joint)), value);
+            reach_vec3_mad(p->skeleton->rest[bone].translation, reach_quat_rotate(j->rest, j->axis), value);
     }
 }
 
 /* Clamps a value into its joint's range and writes the bone; returns nonzero at a limit. */
-static int set_value(const jac_problem *p, int bone, const reach_joint *joint, reach_real value, jac_state *state) {
-    int column = p->first_column[bone];
+static int set_value(const jac_problem *p, int bone, reach_real value, jac_state *state) {
+    const reach_joint *joint = &p->joints[bone].joint;
     value = reach_clamp(value, joint->min, joint->max);
-    state->values[column] = value;
-    write_value(p, bone, joint, value, state->local);
+    state->values[p->first_column[bone]] = value;
+    write_value(p, bone, value, state->local);
     return value <= joint->min || value >= joint->max;
 }
 
 /* A ball or cone bone's new local rotation, projected onto a cone's limits; nonzero if clamped. */
-static int set_rotation(const jac_problem *p, int bone, const reach_joint *joint, reach_quat rotation,
-                        jac_state *state) {
+static int set_rotation(const jac_problem *p, int bone, reach_quat rotation, jac_state *state) {
+    const jac_joint *j = &p->joints[bone];
     rotation = reach_quat_normalize_safe(rotation);
     int limited = 0;
-    if (joint->type == REACH_JOINT_CONE)
-        limited = reach_joint_project_rotation(joint, rest_rotation(p, bone), rotation, &rotation);
+    if (j->joint.type == REACH_JOINT_CONE)
+        limited = reach_joint_project_rotation(&j->joint, j->rest, rotation, &rotation);
     state->local[bone].rotation = rotation;
     return limited;
 }
@@ -61,21 +52,18 @@ void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pos
     state->limited = 0;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
-        reach_joint joint = reach_skeleton_joint(skeleton, bone);
-        reach_quat rest = rest_rotation(p, bone);
+        const jac_joint *j = &p->joints[bone];
         reach_quat local = reach_quat_normalize_safe(pose[bone].rotation);
-        if (joint.type == REACH_JOINT_HINGE) {
-            reach_real angle =
-                reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(rest), local), joint_unit_axis(&joint));
+        if (j->joint.type == REACH_JOINT_HINGE) {
+            reach_real angle = reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(j->rest), local), j->axis);
             /* Hinge ranges may pass ±π: take the turn of the angle that lies in the range. */
-            state->limited |= set_value(p, bone, &joint, reach_angle_clamp(angle, joint.min, joint.max), state);
-        } else if (joint.type == REACH_JOINT_PRISMATIC) {
+            state->limited |= set_value(p, bone, reach_angle_clamp(angle, j->joint.min, j->joint.max), state);
+        } else if (j->joint.type == REACH_JOINT_PRISMATIC) {
             reach_vec3 offset = reach_vec3_sub(pose[bone].translation, skeleton->rest[bone].translation);
-            reach_real along =
-                reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(rest), offset), joint_unit_axis(&joint));
-            state->limited |= set_value(p, bone, &joint, along, state);
+            reach_real along = reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(j->rest), offset), j->axis);
+            state->limited |= set_value(p, bone, along, state);
         } else {
-            state->limited |= set_rotation(p, bone, &joint, local, state);
+            state->limited |= set_rotation(p, bone, local, state);
         }
     }
     reach__jac_evaluate(p, state);
@@ -89,11 +77,11 @@ void reach__jac_state_step(const jac_problem *p, const jac_state *from, const re
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         int c = p->first_column[bone];
-        reach_joint joint = reach_skeleton_joint(skeleton, bone);
-        if (joint.type == REACH_JOINT_HINGE) {
-            to->limited |= set_value(p, bone, &joint, from->values[c] + scale * step[c], to);
-        } else if (joint.type == REACH_JOINT_PRISMATIC) {
-            to->limited |= set_value(p, bone, &joint, from->values[c] + scale * step[c] * p->length, to);
+        reach_joint_type type = p->joints[bone].joint.type;
+        if (type == REACH_JOINT_HINGE) {
+            to->limited |= set_value(p, bone, from->values[c] + scale * step[c], to);
+        } else if (type == REACH_JOINT_PRISMATIC) {
+            to->limited |= set_value(p, bone, from->values[c] + scale * step[c] * p->length, to);
         } else {
             /* Columns turn about world axes: local' = exp(R_parentᵀ ω) · local. */
             reach_vec3 omega = reach_vec3_make(step[c], step[c + 1], step[c + 2]);
@@ -102,7 +90,7 @@ void reach__jac_state_step(const jac_problem *p, const jac_state *from, const re
             reach_real angle = reach_vec3_length(omega);
             reach_quat turn = angle > 0 ? reach_quat_from_axis_angle(reach_vec3_scale(omega, 1 / angle), angle)
                                         : reach_quat_identity();
-            to->limited |= set_rotation(p, bone, &joint, reach_quat_mul(turn, from->local[bone].rotation), to);
+            to->limited |= set_rotation(p, bone, reach_quat_mul(turn, from->local[bone].rotation), to);
         }
     }
     reach__jac_evaluate(p, to);
@@ -130,17 +118,15 @@ static reach_quat random_rotation(uint64_t *state) {
 }
 
 void reach__jac_state_randomise(const jac_problem *p, uint64_t *rng, jac_state *state) {
-    const reach_skeleton *skeleton = p->skeleton;
     state->limited = 0;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
-        reach_joint joint = reach_skeleton_joint(skeleton, bone);
-        if (reach_joint_has_value(joint.type)) {
-            reach_real value = joint.min + (joint.max - joint.min) * random_unit(rng);
-            state->limited |= set_value(p, bone, &joint, value, state);
+        const jac_joint *j = &p->joints[bone];
+        if (reach_joint_has_value(j->joint.type)) {
+            reach_real value = j->joint.min + (j->joint.max - j->joint.min) * random_unit(rng);
+            state->limited |= set_value(p, bone, value, state);
         } else {
-            reach_quat rotation = reach_quat_mul(rest_rotation(p, bone), random_rotation(rng));
-            state->limited |= set_rotation(p, bone, &joint, rotation, state);
+            state->limited |= set_rotation(p, bone, reach_quat_mul(j->rest, random_rotation(rng)), state);
         }
     }
     reach__jac_evaluate(p, state);
@@ -160,10 +146,9 @@ void reach__jac_state_copy(const jac_problem *p, const jac_state *from, jac_stat
     to->limited = from->limited;
 }
 
-void reach__jac_cone_gauge(const jac_problem *p, const jac_state *state, int bone, const reach_joint *joint,
-                           jac_cone_gauge *gauge) {
-    reach_vec3 axis = joint_unit_axis(joint);
-    reach_quat rest = rest_rotation(p, bone);
+void reach__jac_cone_gauge(const jac_problem *p, const jac_state *state, int bone, jac_cone_gauge *gauge) {
+    reach_vec3 axis = p->joints[bone].axis;
+    reach_quat rest = p->joints[bone].rest;
     reach_vec3 centre = reach_quat_rotate(reach_quat_mul(parent_world_rotation(p, state, bone), rest), axis);
     reach_vec3 pointing = reach_quat_rotate(state->world[bone].rotation, axis);
     /* A turn ω moves the bone's axis b by ω × b, so c·b falls (the swing widens) at the rate
@@ -189,18 +174,17 @@ static reach_real relaxed_value(const reach_joint *joint) {
 }
 
 void reach__jac_rest_direction(const jac_problem *p, const jac_state *state, reach_real *direction) {
-    const reach_skeleton *skeleton = p->skeleton;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         int c = p->first_column[bone];
-        reach_joint joint = reach_skeleton_joint(skeleton, bone);
-        if (reach_joint_has_value(joint.type)) {
-            reach_real change = relaxed_value(&joint) - state->values[c];
-            direction[c] = joint.type == REACH_JOINT_PRISMATIC ? change / p->length : change;
+        const jac_joint *j = &p->joints[bone];
+        if (reach_joint_has_value(j->joint.type)) {
+            reach_real change = relaxed_value(&j->joint) - state->values[c];
+            direction[c] = j->joint.type == REACH_JOINT_PRISMATIC ? change / p->length : change;
         } else {
             /* The world rotation vector that turns the bone back to rest: log(rest · local⁻¹),
              * taken from the parent's frame to the world's. */
-            reach_quat back = reach_quat_mul(rest_rotation(p, bone), reach_quat_conjugate(state->local[bone].rotation));
+            reach_quat back = reach_quat_mul(j->rest, reach_quat_conjugate(state->local[bone].rotation));
             reach_vec3 omega = reach_quat_rotate(parent_world_rotation(p, state, bone),
                                                  reach__jac_rotation_vector(reach_quat_normalize_safe(back)));
             direction[c] = omega.x;

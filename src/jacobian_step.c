@@ -18,6 +18,16 @@
 #define DLS_DAMPING_FLOOR REACH_R(1e-6)
 #define DLS_DAMPING_CAP   REACH_R(0.01)
 
+/* μ² of the projector on J's row space where DLS has no SVD, P = Jᵀ(JJᵀ + μ²I)⁻¹J: directions
+ * with σ well above μ count as the row space (P keeps σ²/(σ² + μ²) of them), those below as the
+ * null space, like the SVD's cutoff. As small as the precision lets the Cholesky factorisation
+ * of JJᵀ + μ²I (entries of order one) tell μ² from rounding. */
+#ifdef REACH_DOUBLE
+#define NULL_SPACE_DAMPING_SQ 1e-10
+#else
+#define NULL_SPACE_DAMPING_SQ 1e-7f
+#endif
+
 /* The null-space goal is this fraction of the way back to rest per iteration. */
 #define NULL_SPACE_GAIN REACH_R(0.5)
 
@@ -111,47 +121,78 @@ static void sdls_step(const jac_problem *p, const reach_real *error, jac_workspa
     }
 }
 
-/* The method's step for ws->task_error into ws->step, plus the fixed motions of locked joints. */
+/* DLS by the damped normal equations, factorised by Cholesky: a small square system instead of an
+ * SVD. Keeps the Gram matrix for the null space. Returns 0 when the factorisation fails (the SVD
+ * then takes over). */
+static int dls_normal_step(const jac_problem *p, reach_real damping, const reach_real *error, jac_workspace *ws) {
+    reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
+    if (!reach__cholesky_damped(ws->gram, thin_rank(p), damping * damping, ws->cholesky)) return 0;
+    reach__damped_normal_solve(ws->jacobian, p->rows, p->columns, ws->cholesky, error, ws->row_temp, ws->step);
+    return 1;
+}
+
+/* The method's step for ws->task_error into ws->step, plus the fixed motions of locked joints;
+ * records in ws->factor which factorisation of J it left for the null space. */
 static void method_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
                         jac_workspace *ws) {
     const reach_real *error = ws->task_error;
-    if (settings->jacobian_method == REACH_JACOBIAN_TRANSPOSE) {
+    reach_jacobian_method method = settings->jacobian_method;
+    ws->factor = JAC_FACTOR_NONE;
+    if (method == REACH_JACOBIAN_TRANSPOSE) {
         transpose_step(p, error, ws);
+    } else if (method == REACH_JACOBIAN_DLS && dls_normal_step(p, dls_damping(p, settings, state), error, ws)) {
+        ws->factor = JAC_FACTOR_NORMAL;
     } else {
         svd_of_jacobian(p, ws);
-        switch (settings->jacobian_method) {
-        case REACH_JACOBIAN_PSEUDOINVERSE:
-            reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, error, 0, ws->s[0] * SINGULAR_RATIO,
-                                    ws->step);
-            break;
-        case REACH_JACOBIAN_DLS:
-            reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, error, dls_damping(p, settings, state), 0,
-                                    ws->step);
-            break;
-        default: sdls_step(p, error, ws); break;
-        }
+        ws->factor = JAC_FACTOR_SVD;
+        if (method == REACH_JACOBIAN_SDLS)
+            sdls_step(p, error, ws);
+        else
+            reach__svd_damped_solve(p->rows, p->columns, ws->u, ws->s, ws->v, error,
+                                    method == REACH_JACOBIAN_DLS ? dls_damping(p, settings, state) : 0,
+                                    method == REACH_JACOBIAN_DLS ? 0 : ws->s[0] * SINGULAR_RATIO, ws->step);
     }
     for (int c = 0; c < p->columns; ++c)
         ws->step[c] += ws->fixed[c];
 }
 
-/* The rest-pose goal projected on J's null space, (I − V_r V_rᵀ) z, over the singular vectors V_r
- * with σ above the cutoff, into ws->null_step; capped by the error so it fades as the solve
- * converges. */
-static void null_space_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
-    int columns = p->columns, k = thin_rank(p);
-    reach_real *z = ws->null_step;
-    reach__jac_rest_direction(p, state, z);
-    for (int c = 0; c < columns; ++c)
-        z[c] *= NULL_SPACE_GAIN;
-    reach__jac_remove_locked(p, ws, z);
+/* z ← (I − P) z, P the projector on J's row space: from the SVD, over the singular vectors with σ
+ * above the cutoff; from the Gram matrix DLS left, P = Jᵀ(JJᵀ + μ²I)⁻¹J. When that factorisation
+ * fails, no null-space motion this iteration. */
+static void project_out_row_space(const jac_problem *p, jac_workspace *ws, reach_real *z) {
+    int columns = p->columns;
+    if (ws->factor == JAC_FACTOR_NORMAL) {
+        if (!reach__cholesky_damped(ws->gram, thin_rank(p), NULL_SPACE_DAMPING_SQ, ws->cholesky)) {
+            for (int c = 0; c < columns; ++c)
+                z[c] = 0;
+            return;
+        }
+        reach__mat_mul_vec(ws->jacobian, p->rows, columns, z, ws->row_error);
+        reach__damped_normal_solve(ws->jacobian, p->rows, columns, ws->cholesky, ws->row_error, ws->row_temp,
+                                   ws->gradient);
+        for (int c = 0; c < columns; ++c)
+            z[c] -= ws->gradient[c];
+        return;
+    }
     reach_real cutoff = ws->s[0] * SINGULAR_RATIO;
-    for (int i = 0; i < k && ws->s[i] > cutoff; ++i) {
+    for (int i = 0; i < thin_rank(p) && ws->s[i] > cutoff; ++i) {
         const reach_real *v_i = ws->v + i * columns;
         reach_real along = reach__dot(v_i, z, columns);
         for (int c = 0; c < columns; ++c)
             z[c] -= along * v_i[c];
     }
+}
+
+/* The rest-pose goal projected on J's null space into ws->null_step, capped by the error so that
+ * it fades as the solve converges. */
+static void null_space_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+    int columns = p->columns;
+    reach_real *z = ws->null_step;
+    reach__jac_rest_direction(p, state, z);
+    for (int c = 0; c < columns; ++c)
+        z[c] *= NULL_SPACE_GAIN;
+    reach__jac_remove_locked(p, ws, z);
+    project_out_row_space(p, ws, z);
     clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, NULL_SPACE_ERROR_RATIO * reach_sqrt(state->error_sq)));
 }
 
@@ -173,7 +214,7 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     }
     if (!all_finite(ws->step, p->columns)) return 0;
     int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
-    if (settings->null_space && settings->jacobian_method != REACH_JACOBIAN_TRANSPOSE) {
+    if (settings->null_space && ws->factor != JAC_FACTOR_NONE) {
         null_space_step(p, state, ws);
         if (!all_finite(ws->null_step, p->columns)) return moves;
         for (int c = 0; c < p->columns; ++c)

@@ -1,4 +1,5 @@
-/* One-sided Jacobi SVD and the damped solve built on it (see linalg.h). */
+/* One-sided Jacobi SVD and the damped solve built on it; the damped normal equations by Cholesky
+ * (see linalg.h). */
 #include <stddef.h>
 
 #include "linalg.h"
@@ -201,5 +202,84 @@ void reach__svd_damped_solve(int rows, int cols, const reach_real *u, const reac
         reach_real along = f * reach__dot(u + (size_t)i * (size_t)rows, b, rows);
         for (int j = 0; j < cols; ++j)
             x[j] += along * v_i[j];
+    }
+}
+
+void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) {
+    if (rows <= cols) {
+        /* g_ij = a_i · a_j over the rows, which lie contiguous. */
+        for (int i = 0; i < rows; ++i) {
+            const reach_real *a_i = a + (size_t)i * (size_t)cols;
+            for (int j = 0; j <= i; ++j) {
+                const reach_real *a_j = a + (size_t)j * (size_t)cols;
+                reach_real sum = 0;
+                for (int l = 0; l < cols; ++l)
+                    sum += a_i[l] * a_j[l];
+                g[i * rows + j] = sum;
+            }
+        }
+        return;
+    }
+    /* g = Σ_l (row l)ᵀ (row l), rank one at a time. */
+    for (int i = 0; i < cols; ++i)
+        for (int j = 0; j <= i; ++j)
+            g[i * cols + j] = 0;
+    for (int l = 0; l < rows; ++l) {
+        const reach_real *a_l = a + (size_t)l * (size_t)cols;
+        for (int i = 0; i < cols; ++i) {
+            reach_real a_li = a_l[i];
+            for (int j = 0; j <= i; ++j)
+                g[i * cols + j] += a_li * a_l[j];
+        }
+    }
+}
+
+int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
+    /* Cholesky–Banachiewicz, row by row: g + λ²I = L Lᵀ. */
+    for (int i = 0; i < n; ++i) {
+        const reach_real *l_i = l + i * n;
+        for (int j = 0; j <= i; ++j) {
+            const reach_real *l_j = l + j * n;
+            reach_real sum = g[i * n + j];
+            for (int k = 0; k < j; ++k)
+                sum -= l_i[k] * l_j[k];
+            if (i == j) {
+                sum += damping_sq;
+                if (!(sum > 0)) return 0;
+                l[i * n + i] = reach_sqrt(sum);
+            } else {
+                l[i * n + j] = sum / l_j[j];
+            }
+        }
+    }
+    return 1;
+}
+
+/* Solves L Lᵀ x = x in place (L lower triangular, row-major n × n). */
+static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
+    for (int i = 0; i < n; ++i) {
+        reach_real sum = x[i];
+        for (int j = 0; j < i; ++j)
+            sum -= l[i * n + j] * x[j];
+        x[i] = sum / l[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; --i) {
+        reach_real sum = x[i];
+        for (int j = i + 1; j < n; ++j)
+            sum -= l[j * n + i] * x[j];
+        x[i] = sum / l[i * n + i];
+    }
+}
+
+void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
+                                reach_real *work, reach_real *x) {
+    if (rows <= cols) {
+        for (int i = 0; i < rows; ++i)
+            work[i] = b[i];
+        cholesky_solve(l, rows, work);
+        reach__mat_t_mul_vec(a, rows, cols, work, x);
+    } else {
+        reach__mat_t_mul_vec(a, rows, cols, b, x);
+        cholesky_solve(l, cols, x);
     }
 }

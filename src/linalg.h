@@ -27,6 +27,24 @@ int reach__svd(const reach_real *a, int rows, int cols, reach_real *u, reach_rea
 void reach__svd_damped_solve(int rows, int cols, const reach_real *u, const reach_real *s, const reach_real *v,
                              const reach_real *b, reach_real damping, reach_real cutoff, reach_real *x);
 
+/* The damped normal equations of an r × c matrix a, in the smaller of their two forms,
+ * n = min(r, c): when r <= c, (a aᵀ + λ²I) y = b and x = aᵀ y; otherwise (aᵀa + λ²I) x = aᵀ b.
+ * Both give the damped least-squares solution x = aᵀ(a aᵀ + λ²I)⁻¹ b that reach__svd_damped_solve
+ * gives with that damping, at a fraction of the cost of an SVD.
+ *
+ * reach__normal_gram writes g = a aᵀ or aᵀa (n × n, row-major, lower triangle only). */
+void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g);
+
+/* The Cholesky factor l of g + λ²I (λ² = damping_sq; lower triangle of l, row-major n × n; g and
+ * l may not alias). Returns 0 when that is not positive definite to working precision (λ² too
+ * small for a's rank, or g not finite); l is then not usable. */
+int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l);
+
+/* x (c entries) = aᵀ(a aᵀ + λ²I)⁻¹ b (b has r entries) with l from reach__cholesky_damped; work
+ * holds r entries. */
+void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
+                                reach_real *work, reach_real *x);
+
 /* y = a x (a is r × c). */
 void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_real *x, reach_real *y);
 

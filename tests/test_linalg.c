@@ -1,6 +1,7 @@
 /* The small dense linear algebra under the Jacobian solvers: the one-sided Jacobi SVD (exact small
  * cases, then reconstruction, orthonormality and ordering over thousands of random matrices of
- * every shape, rank and scale) and the damped / pseudoinverse solve built on it. */
+ * every shape, rank and scale), the damped / pseudoinverse solve built on it, and the damped
+ * normal equations by Cholesky. */
 #include <math.h>
 #include <string.h>
 
@@ -266,6 +267,63 @@ static void test_pseudoinverse_and_damped_solves(void **state) {
     }
 }
 
+/* The damped normal equations by Cholesky give the damped least-squares solution whatever the
+ * shape and rank, and agree with the SVD's. */
+static void test_damped_normal_equations(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xc401);
+    for (int t = 0; t < SVD_CASES; ++t) {
+        int rows = 1 + (int)(test_rng_next(&rng) % MAX_DIM), cols = 1 + (int)(test_rng_next(&rng) % MAX_DIM);
+        int n = rows < cols ? rows : cols;
+        reach_real a[MAX_DIM * MAX_DIM], b[MAX_DIM], x[MAX_DIM], by_svd[MAX_DIM], work[MAX_DIM];
+        reach_real gram[MAX_DIM * MAX_DIM], factor[MAX_DIM * MAX_DIM];
+        random_matrix(&rng, rows, cols, a);
+        for (int i = 0; i < rows; ++i)
+            b[i] = test_uniform(&rng, -1, 1);
+        svd_result r = svd_of(a, rows, cols);
+        /* λ from 1 % of the largest singular value up: g + λ²I is then well conditioned enough
+         * for any precision. */
+        double damping = (double)r.s[0] * test_uniform_double(&rng, 1e-2, 1) + 1e-15;
+        reach__normal_gram(a, rows, cols, gram);
+        assert_true(reach__cholesky_damped(gram, n, (reach_real)(damping * damping), factor));
+        reach__damped_normal_solve(a, rows, cols, factor, b, work, x);
+        ASSERT_NEAR(normal_equations_error(a, rows, cols, x, b, damping), 0, SVD_TOL * 1e2, "damped, Cholesky");
+        reach__svd_damped_solve(rows, cols, r.u, r.s, r.v, b, (reach_real)damping, 0, by_svd);
+        double difference = 0, size = 0;
+        for (int j = 0; j < cols; ++j) {
+            difference = fmax(difference, fabs((double)x[j] - (double)by_svd[j]));
+            size = fmax(size, fabs((double)by_svd[j]));
+        }
+        ASSERT_NEAR(difference, 0, SVD_TOL * 1e4 * (size + 1), "Cholesky against SVD");
+    }
+}
+
+/* Exact cases: the Gram matrix of both forms, the factor, and a singular matrix without damping
+ * refused. */
+static void test_normal_gram_and_cholesky_exact(void **state) {
+    (void)state;
+    const reach_real wide[6] = {1, 2, 3, 4, 5, 6}; /* 2 × 3: a aᵀ = [14 32; 32 77] */
+    reach_real g[9], l[9];
+    reach__normal_gram(wide, 2, 3, g);
+    ASSERT_NEAR(g[0], 14, 0, "g00");
+    ASSERT_NEAR(g[2], 32, 0, "g10");
+    ASSERT_NEAR(g[3], 77, 0, "g11");
+    reach__normal_gram(wide, 3, 2, g); /* 3 × 2 (rows 12, 34, 56): aᵀa = [35 44; 44 56] */
+    ASSERT_NEAR(g[0], 35, 0, "tall g00");
+    ASSERT_NEAR(g[2], 44, 0, "tall g10");
+    ASSERT_NEAR(g[3], 56, 0, "tall g11");
+    const reach_real spd[4] = {4, 0, 2, 5}; /* [4 2; 2 5] = L Lᵀ, L = [2 0; 1 2] */
+    assert_true(reach__cholesky_damped(spd, 2, 0, l));
+    ASSERT_NEAR(l[0], 2, 0, "l00");
+    ASSERT_NEAR(l[2], 1, 0, "l10");
+    ASSERT_NEAR(l[3], 2, 0, "l11");
+    assert_true(reach__cholesky_damped(spd, 2, 5, l)); /* [9 2; 2 10] */
+    ASSERT_NEAR(l[0], 3, 0, "damped l00");
+    const reach_real singular[4] = {1, 0, 1, 1}; /* [1 1; 1 1] */
+    assert_false(reach__cholesky_damped(singular, 2, 0, l));
+    assert_true(reach__cholesky_damped(singular, 2, REACH_R(0.25), l));
+}
+
 static void test_cutoff_drops_small_singular_values(void **state) {
     (void)state;
     const reach_real a[4] = {2, 0, 0, REACH_R(1e-5)};
@@ -306,6 +364,8 @@ int main(void) {
         cmocka_unit_test(test_svd_repeated_columns),
         cmocka_unit_test(test_svd_random),
         cmocka_unit_test(test_pseudoinverse_and_damped_solves),
+        cmocka_unit_test(test_damped_normal_equations),
+        cmocka_unit_test(test_normal_gram_and_cholesky_exact),
         cmocka_unit_test(test_cutoff_drops_small_singular_values),
         cmocka_unit_test(test_products),
     };
