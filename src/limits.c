@@ -9,6 +9,9 @@
 /* Bone vectors this much shorter than their length across an axis count as lying along it. */
 #define ALONG_AXIS_RATIO REACH_R(1e-4)
 
+/* A vector's part across an axis shorter than this share of it is rounding, not a direction. */
+#define ACROSS_RATIO (16 * REACH_REAL_EPSILON)
+
 static reach_vec3 unit_axis(const reach_joint *joint) {
     return reach_vec3_normalize_safe(joint->axis, reach_vec3_make(0, 1, 0));
 }
@@ -214,6 +217,16 @@ static int aim_hinge(const reach_joint *joint, reach_quat current_delta, reach_v
     return clamped;
 }
 
+/* The unit vector across the unit `axis` toward v, square to it; `fallback` where v lies along
+ * the axis. Rejecting a vector within a rounding of the axis leaves only rounding, which points
+ * anywhere, along the axis as well: that part is rejected once more, and a remainder too short
+ * to be more than rounding counts as none. */
+static reach_vec3 across_axis(reach_vec3 v, reach_vec3 axis, reach_vec3 fallback) {
+    reach_vec3 across = reach_vec3_reject(v, axis);
+    if (!(reach_vec3_length(across) > ACROSS_RATIO * reach_vec3_length(v))) return fallback;
+    return reach_vec3_normalize_safe(reach_vec3_reject(across, axis), fallback);
+}
+
 /* Cone with the bone along its axis (sign s = ±1): the bone points along s·(swing · a), so the
  * swing must take a to s·direction, with that direction pulled back into the cone. */
 static int aim_cone_along_axis(const reach_joint *joint, reach_quat current_delta, reach_real sign,
@@ -225,9 +238,9 @@ static int aim_cone_along_axis(const reach_joint *joint, reach_quat current_delt
         joint->cone_angle) {
         reach_quat current_swing;
         reach_quat_swing_twist(current_delta, axis, &current_swing, NULL);
-        reach_vec3 fallback = reach_vec3_reject(reach_quat_rotate(current_swing, axis), axis);
-        fallback = reach_vec3_normalize_safe(fallback, reach_vec3_any_perpendicular(axis));
-        reach_vec3 across = reach_vec3_normalize_safe(reach_vec3_reject(wanted, axis), fallback);
+        reach_vec3 fallback =
+            across_axis(reach_quat_rotate(current_swing, axis), axis, reach_vec3_any_perpendicular(axis));
+        reach_vec3 across = across_axis(wanted, axis, fallback);
         wanted = reach_vec3_add(reach_vec3_scale(axis, reach_cos(joint->cone_angle)),
                                 reach_vec3_scale(across, reach_sin(joint->cone_angle)));
         clamped = 1;

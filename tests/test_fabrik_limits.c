@@ -83,12 +83,99 @@ static void orientation_through_end_hinge(void **state) {
     assert_true(reached >= cases * 9 / 10);
 }
 
+/* fuzz/corpus/fuzz_fabrik/cone_against_axis (issue 8): four cones about (1, 1, 1)/√3 of
+ * half-angle 0.271, every bone along that axis and twisted a third of a turn, two targets on bone
+ * 2 where the root's joint is. The first forward pass asks bone 1 to point exactly against its
+ * axis; the direction across the axis toward which the bone was pulled back into its cone was
+ * the rounding left by rejecting the axis from itself, which points anywhere, and bone 1 came out
+ * 0.01 rad outside its cone. Every cap from 1 to 22 iterations, with the root free to move and
+ * not. */
+static void cone_aimed_against_its_axis_stays_inside(void **state) {
+    (void)state;
+    const reach_real half = REACH_R(0.5);
+    reach_vec3 axis = reach_vec3_normalize_safe(reach_vec3_make(1, 1, 1), reach_vec3_zero());
+    reach_vec3 link = reach_vec3_make(REACH_R(0.75), REACH_R(0.75), REACH_R(0.75));
+    reach_quat third = reach_quat_make(half, half, half, half); /* 120° about the axis */
+    /* The fuzzer's starting rotations, a rounding off a third and two thirds of a turn. */
+    reach_quat start_root = reach_quat_make(half, half, half, REACH_R(0.50000006));
+    reach_quat start_others = reach_quat_make(half, half, half, REACH_R(-0.49999997));
+    rig r;
+    for (int i = 0; i < 4; ++i) {
+        r.parents[i] = i - 1;
+        r.rest[i] = reach_transform_make(i == 0 ? reach_quat_identity() : third, link);
+        r.joints[i] = reach_joint_cone(axis, REACH_R(0.271039397));
+    }
+    rig_finish(&r, 4, 1);
+    reach_target targets[2] = {reach_target_position(2, link), reach_target_position(2, link)};
+    for (int cap = 1; cap <= 22; ++cap) {
+        for (int move_root = 0; move_root <= 1; ++move_root) {
+            reach_transform pose[4];
+            for (int i = 0; i < 4; ++i)
+                pose[i] = reach_transform_make(i == 0 ? start_root : start_others, link);
+            assert_true(reach_pose_limit_error(&r.skeleton, pose, NULL) <= RIG_LIMIT_TOL);
+            reach_solver_settings settings = reach_solver_default_settings();
+            settings.max_iterations = cap;
+            settings.tolerance = REACH_R(0.75);
+            settings.angle_tolerance = REACH_R(0.75);
+            settings.fabrik_move_root = move_root;
+            reach_solve_result result;
+            assert_int_equal(fabrik(&r.skeleton, targets, 2, &settings, pose, &result), REACH_OK);
+            int worst;
+            reach_real error = reach_pose_limit_error(&r.skeleton, pose, &worst);
+            if (!(error <= RIG_LIMIT_TOL))
+                fail_msg("cap %d, move_root %d: bone %d %.3g rad outside its cone", cap, move_root, worst,
+                         (double)error);
+        }
+    }
+}
+
+/* Issue 8's sixteen-bone case as a family: random trees of sixteen bones, fifteen of them cones
+ * about (1, 1, 1)/√3 of half-angle 1.688 with the twist held at 0.234 rad, every rest translation
+ * (1, 1, 1) (along the axis, so bones aimed against it meet the case above), started inside
+ * their limits, with two light targets on bone 2 (at (1, 1, 1) or anywhere near), tolerance 1
+ * and a cap of 32. The limits hold at every output. */
+static void cones_along_their_axes_in_trees_stay_inside(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x8c0e);
+    reach_vec3 axis = reach_vec3_normalize_safe(reach_vec3_make(1, 1, 1), reach_vec3_zero());
+    reach_vec3 link = reach_vec3_make(1, 1, 1);
+    int cases = test_scaled(2000);
+    double worst_error = 0;
+    for (int c = 0; c < cases; ++c) {
+        rig r;
+        for (int i = 0; i < 16; ++i) {
+            r.parents[i] = i == 0 ? -1 : (int)test_uniform(&rng, 0, (reach_real)i - REACH_R(0.001));
+            r.rest[i] = reach_transform_make(c % 2 ? test_unit_quat(&rng) : reach_quat_identity(), link);
+            r.joints[i] = i == 15 ? reach_joint_ball()
+                                  : reach_joint_cone_twist(axis, REACH_R(1.688), REACH_R(0.234), REACH_R(0.234));
+        }
+        r.parents[2] = 1;
+        r.parents[1] = 0;
+        rig_finish(&r, 16, 1);
+        reach_transform pose[16];
+        rig_random_pose(&r.skeleton, &rng, pose);
+        reach_vec3 at = c % 4 < 2 ? link : reach_vec3_add(link, test_in_ball(&rng, 3));
+        reach_target targets[2] = {reach_target_position(2, at), reach_target_position(2, at)};
+        targets[0].weight = targets[1].weight = REACH_R(0.001);
+        reach_solver_settings settings = reach_solver_default_settings();
+        settings.max_iterations = 32;
+        settings.tolerance = 1;
+        reach_solve_result result;
+        assert_int_equal(fabrik(&r.skeleton, targets, 2, &settings, pose, &result), REACH_OK);
+        worst_error = fmax(worst_error, (double)reach_pose_limit_error(&r.skeleton, pose, NULL));
+    }
+    print_message("fabrik, cone trees along their axes: worst limit error %.2g rad\n", worst_error);
+    assert_true(worst_error <= RIG_LIMIT_TOL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(limits_hold_on_random_chains),
         cmocka_unit_test(one_hinge_stops_at_its_limit),
         cmocka_unit_test(two_hinges_settle_at_nearest_allowed_pose),
         cmocka_unit_test(orientation_through_end_hinge),
+        cmocka_unit_test(cone_aimed_against_its_axis_stays_inside),
+        cmocka_unit_test(cones_along_their_axes_in_trees_stay_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
