@@ -17,28 +17,32 @@
 #define BATCH_WASM 1
 #endif
 
-/* Squared lengths the vector path accepts: far enough inside the floating-point range that no
- * square, sum or quotient below can overflow or lose precision to subnormals. Lanes outside
- * go to the scalar solver, which rescales. */
+/* Squared lengths the vector path accepts: bones, target and pole distances from 2^-20 to 2^20
+ * (float) or 2^-200 to 2^200 (double). Products of up to four such lengths, as the kernel
+ * forms, then neither overflow nor leave the normal range. Lanes outside go to the scalar
+ * solver, which rescales. */
 #ifdef REACH_DOUBLE
 typedef long long batch_lane_int;
-#define BATCH_MIN_SQUARE 0x1p-900
-#define BATCH_MAX_SQUARE 0x1p+900
+#define BATCH_MIN_SQUARE 0x1p-400
+#define BATCH_MAX_SQUARE 0x1p+400
 #define BATCH_LARGEST    DBL_MAX
 #else
 typedef int batch_lane_int;
-#define BATCH_MIN_SQUARE 0x1p-60f
-#define BATCH_MAX_SQUARE 0x1p+100f
+#define BATCH_MIN_SQUARE 0x1p-40f
+#define BATCH_MAX_SQUARE 0x1p+40f
 #define BATCH_LARGEST    FLT_MAX
 #endif
-/* The smallest square the square root estimates take: normal, with room below BATCH_MIN_SQUARE
- * for a height of 2^-30 (float) or 2^-50 (double) of the shortest limb. A height whose square
- * falls below it comes out smaller than it is, by less than its square root. */
+/* The smallest square the square root estimates take: normal, and small enough that the
+ * heights it stands for (√BATCH_TINY_SQUARE over twice the target distance) are below 2^-20
+ * (float) or 2^-300 (double) of the shortest limb. */
 #ifdef REACH_DOUBLE
 #define BATCH_TINY_SQUARE 0x1p-1000
 #else
 #define BATCH_TINY_SQUARE 0x1p-120f
 #endif
+/* How many limbs ahead of the group being solved the kernels prefetch their inputs: two groups
+ * of the widest kernel, 128 bytes of each array (256 did no better). */
+#define BATCH_PREFETCH_AHEAD ((int)(128 / sizeof(reach_real)))
 /* A bend side shorter than this fraction of its vector is left to the scalar solver, which
  * knows the fallbacks (pole on the target line, knee straight). */
 #define BATCH_SIDE_RATIO REACH_R(1e-3)

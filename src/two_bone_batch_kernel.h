@@ -61,24 +61,28 @@ KERNEL_TARGET static inline void K_STORE_KEEP(reach_real *p, KV a, KM keep) {
 
 KERNEL_TARGET static inline KV K_SEL(KM m, KV a, KV b) { return (KV)((m & (KM)a) | (~m & (KM)b)); }
 
-/* 1/√x for x a positive normal number. The estimate's relative error e becomes about 1.5·e²
- * per Newton step: 14 bits (AVX-512) or 12 bits (SSE, AVX) become float's 24 in one step,
- * 14 become double's 53 in two. */
+/* 1/√x and √x for x a positive normal number, from the estimate y by Newton's step in the
+ * form that gives both: with t = x·y and c = 1.5 − t·y/2, 1/√x ≈ y·c and √x ≈ t·c. The
+ * estimate's relative error e becomes about 1.5·e² per step: 14 bits (AVX-512) or 12 bits
+ * (SSE, AVX) become float's 24 in one step, 14 become double's 53 in two. */
 KERNEL_TARGET static inline KV K_RSQRT(KV x) {
 #ifdef KERNEL_RSQRT_ESTIMATE
-    KV y = KERNEL_RSQRT_ESTIMATE(x), half_x = x * REACH_R(0.5);
+    KV y = KERNEL_RSQRT_ESTIMATE(x);
     for (int step = 0; step < KERNEL_NEWTON_STEPS; ++step)
-        y = y * (REACH_R(1.5) - half_x * (y * y));
+        y = y * (REACH_R(1.5) - (x * y) * y * REACH_R(0.5));
     return y;
 #else
     return 1 / KERNEL_SQRT(x);
 #endif
 }
 
-/* √x for x a positive normal number. */
 KERNEL_TARGET static inline KV K_SQRT(KV x) {
 #ifdef KERNEL_RSQRT_ESTIMATE
-    return x * K_RSQRT(x);
+    KV y = KERNEL_RSQRT_ESTIMATE(x);
+    for (int step = 1; step < KERNEL_NEWTON_STEPS; ++step)
+        y = y * (REACH_R(1.5) - (x * y) * y * REACH_R(0.5));
+    KV t = x * y;
+    return t * (REACH_R(1.5) - t * y * REACH_R(0.5));
 #else
     return KERNEL_SQRT(x);
 #endif
@@ -113,8 +117,20 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
     unsigned char *const reached_out = b->out_reached, *const status_out = b->out_status;
     const int count = b->count;
     const reach_real fixed_tolerance = opt->tolerance;
+    /* A group's loads, issued this far ahead: the out-of-order window spans about one group,
+     * so without them each group waits for its inputs from L2 before it starts computing. */
+#define K_PREFETCH_ALL(j)                                                                                              \
+    do {                                                                                                               \
+        __builtin_prefetch(root_x + (j)), __builtin_prefetch(root_y + (j)), __builtin_prefetch(root_z + (j));          \
+        __builtin_prefetch(mid_in_x + (j)), __builtin_prefetch(mid_in_y + (j)), __builtin_prefetch(mid_in_z + (j));    \
+        __builtin_prefetch(end_in_x + (j)), __builtin_prefetch(end_in_y + (j)), __builtin_prefetch(end_in_z + (j));    \
+        __builtin_prefetch(target_x + (j)), __builtin_prefetch(target_y + (j)), __builtin_prefetch(target_z + (j));    \
+        if (pole_x)                                                                                                    \
+            __builtin_prefetch(pole_x + (j)), __builtin_prefetch(pole_y + (j)), __builtin_prefetch(pole_z + (j));      \
+    } while (0)
     int i = 0;
     for (; i + KWIDTH <= count; i += KWIDTH) {
+        K_PREFETCH_ALL(i + BATCH_PREFETCH_AHEAD < count ? i + BATCH_PREFETCH_AHEAD : i);
         KV rx = K_LOAD(root_x + i), ry = K_LOAD(root_y + i), rz = K_LOAD(root_z + i);
         KV mx = K_LOAD(mid_in_x + i), my = K_LOAD(mid_in_y + i), mz = K_LOAD(mid_in_z + i);
         KV ex = K_LOAD(end_in_x + i), ey = K_LOAD(end_in_y + i), ez = K_LOAD(end_in_z + i);
@@ -124,23 +140,24 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         KV l1sq = ux * ux + uy * uy + uz * uz, l2sq = wx * wx + wy * wy + wz * wz, dsq = tx * tx + ty * ty + tz * tz;
 
         /* Ordinary lanes only: squares inside the safe range (NaN and infinity fail these
-         * comparisons), bones of length, a limb larger than its coordinates' resolution. */
+         * comparisons), bones of length, a limb larger than its coordinates' resolution. Lanes
+         * outside may come out NaN below; they are not stored. */
         KM ok = (l1sq >= zero + BATCH_MIN_SQUARE) & (l1sq <= zero + BATCH_MAX_SQUARE) &
                 (l2sq >= zero + BATCH_MIN_SQUARE) & (l2sq <= zero + BATCH_MAX_SQUARE) &
                 (dsq >= zero + BATCH_MIN_SQUARE) & (dsq <= zero + BATCH_MAX_SQUARE);
-        /* Lanes out of that range may come out NaN below; they are not stored. */
         KV l1 = K_SQRT(l1sq), l2 = K_SQRT(l2sq);
         KV inv_d = K_RSQRT(dsq);
         KV d = dsq * inv_d;
         KV chain = l1 + l2;
-        ok &= (l1 > chain * REACH_ZERO_LENGTH_RATIO) & (l2 > chain * REACH_ZERO_LENGTH_RATIO);
-        KV coords = K_MAX(K_MAX(K_MAX(K_ABS(rx), K_ABS(ry)), K_MAX(K_ABS(rz), K_ABS(mx))),
-                          K_MAX(K_MAX(K_ABS(my), K_ABS(mz)), K_MAX(K_MAX(K_ABS(ex), K_ABS(ey)), K_ABS(ez))));
-        ok &= chain >= coords * (BATCH_RESOLUTION_ULPS * REACH_REAL_EPSILON);
+        ok &= K_MIN(l1, l2) > chain * REACH_ZERO_LENGTH_RATIO;
+        /* The scalar solver's resolution test, made stricter so as to need the root alone: no
+         * coordinate of mid or end exceeds the root's largest by more than the chain (to a few
+         * roundings, which the extra unit in BATCH_RESOLUTION_ULPS + 1 covers). A lane it
+         * refuses goes to the scalar solver, which decides exactly. */
+        KV coords = K_MAX(K_MAX(K_ABS(rx), K_ABS(ry)), K_ABS(rz)) + chain;
+        ok &= chain >= coords * ((BATCH_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON);
 
-        KV dx = tx * inv_d, dy = ty * inv_d, dz = tz * inv_d; /* unit direction to the target */
-
-        /* The bend direction: from the pole, or from the knee's current side. */
+        /* The bend direction: toward the pole, or the knee's current side. */
         KV sx, sy, sz, side_sq_floor;
         if (pole_x) {
             sx = K_LOAD(pole_x + i) - rx;
@@ -159,22 +176,15 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
             sz = uz - az * along;
             side_sq_floor = l1sq * (BATCH_SIDE_RATIO * BATCH_SIDE_RATIO);
         }
-        /* Reject from the target direction twice: the second pass removes the rounding the
-         * first leaves when the side is short. What it leaves is a component along the target
-         * line of at most ε/BATCH_SIDE_RATIO, whose square changes the length by less than a
-         * rounding, so the side needs no second normalisation. */
-        KV p = sx * dx + sy * dy + sz * dz;
-        KV nx = sx - dx * p, ny = sy - dy * p, nz = sz - dz * p;
-        KV nsq = nx * nx + ny * ny + nz * nz;
-        ok &= nsq > side_sq_floor;
-        KV inv_n = K_RSQRT(K_MAX(nsq, zero + BATCH_MIN_SQUARE));
-        nx *= inv_n;
-        ny *= inv_n;
-        nz *= inv_n;
-        p = nx * dx + ny * dy + nz * dz;
-        nx -= dx * p;
-        ny -= dy * p;
-        nz -= dz * p;
+        /* Its part perpendicular to the target line, as (t × s) × t = |t|²·s − (t·s)·t made
+         * unit: |(t × s) × t| = |t × s|·|t|. Cross products, not a rejection: the result is
+         * perpendicular to t to a rounding however close s lies to the line, and it needs
+         * neither the target's unit direction nor a second pass. */
+        KV cx = ty * sz - tz * sy, cy = tz * sx - tx * sz, cz = tx * sy - ty * sx;
+        KV csq = cx * cx + cy * cy + cz * cz;
+        ok &= csq > side_sq_floor * dsq;
+        KV to_unit = K_RSQRT(csq) * inv_d;
+        KV nx = (cy * tz - cz * ty) * to_unit, ny = (cz * tx - cx * tz) * to_unit, nz = (cx * ty - cy * tx) * to_unit;
 
         /* The triangle: foot a along the target line, height h off it (see two_bone.h), the
          * foot measured from the end of the shorter bone. Which bone is longer, and by how
@@ -188,23 +198,25 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         KM stretched = d >= chain, folded = d * chain <= square_gap;
         KV fold = K_ABS(l1 - l2);
         KV dc = K_SEL(stretched, chain, K_SEL(folded, K_MAX(d, fold), d));
-        KV foot = (dsq - square_gap) * (inv_d * REACH_R(0.5));
-        /* The height from the foot before it is clamped to the shorter bone: past the bone's
-         * end its square is negative and the height 0, where the clamped foot would leave the
-         * rounding of near² against near_sq, a height of about √(2ε)·near. */
-        KV h_sq = near_sq - foot * foot;
-        foot = K_MIN(K_MAX(foot, -near), near);
-        /* √ by way of the estimate, with 0 (or a square below the normal range) giving 0. */
-        KV h = h_sq * K_RSQRT(K_MAX(h_sq, zero + BATCH_TINY_SQUARE));
-        h = K_SEL(h_sq > zero, h, zero);
+        /* foot = (d² − gap)/2d and h² = near² − foot² = (4·near²·d² − (d² − gap)²)/4d²: the
+         * height from squares alone, so its square root does not wait for the target's
+         * distance. Past the shorter bone's end the square is negative and the height 0. */
+        KV half_inv_d = inv_d * REACH_R(0.5);
+        KV foot_2d = dsq - square_gap;
+        KV foot = K_MIN(K_MAX(foot_2d * half_inv_d, -near), near);
+        KV height_sq = (near_sq * 4) * dsq - foot_2d * foot_2d;
+        /* √ by way of the estimate; a square below the normal range gives a height of at most
+         * √BATCH_TINY_SQUARE/2d where it should be 0. */
+        KV h = K_SQRT(K_MAX(height_sq, zero + BATCH_TINY_SQUARE)) * half_inv_d;
         KV a = K_SEL(upper_longer, d - foot, foot);
         /* Straight or folded exactly, as the scalar solver is. */
         a = K_SEL(stretched | (folded & upper_longer), l1, K_SEL(folded, -l1, a));
-        h = K_SEL(stretched | folded, zero, h);
+        h = K_SEL(stretched | folded | (height_sq <= zero), zero, h);
 
+        KV dx = tx * inv_d, dy = ty * inv_d, dz = tz * inv_d; /* unit direction to the target */
         KV mid_x = rx + dx * a + nx * h, mid_y = ry + dy * a + ny * h, mid_z = rz + dz * a + nz * h;
         KV end_x = rx + dx * dc, end_y = ry + dy * dc, end_z = rz + dz * dc;
-        KV residual = K_ABS(d - dc) + zero; /* + 0 turns a -0 into +0, as the scalar solver gives */
+        KV residual = K_ABS(d - dc); /* never -0: the sign bit is cleared */
         unsigned bad = ~K_BITS(ok) & all_lanes;
         if (!bad) {
             K_STORE(mid_out_x + i, mid_x);
@@ -239,6 +251,7 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
         solve_lane(b, i, opt, first_error);
 }
 
+#undef K_PREFETCH_ALL
 #undef K_LOAD
 #undef K_STORE
 #undef K_STORE_KEEP
