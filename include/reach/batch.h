@@ -8,9 +8,10 @@
  *
  * The answer is the scalar solver's (reach_two_bone_solve) to within the test suite's
  * tolerance: the vector path handles ordinary limbs, and any limb that needs care (a target at
- * the root, a pole on the target line, a straight limb with no pole, coordinates near the end
- * of the floating-point range, soft IK, stretch or a partial weight) is handed to the scalar
- * solver, so every edge case behaves exactly as documented in two_bone.h. */
+ * the root, a pole on the target line, a straight limb with no pole, bones or target and pole
+ * distances outside 2^-20 to 2^20 in float or 2^-200 to 2^200 in double, a limb small next to
+ * its coordinates, soft IK, stretch or a partial weight) is handed to the scalar solver, so
+ * every edge case behaves exactly as documented in two_bone.h. */
 #ifndef REACH_BATCH_H
 #define REACH_BATCH_H
 
