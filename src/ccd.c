@@ -53,7 +53,7 @@ static void move_below(reach__ik *ik, int i, reach_vec3 origin, reach_quat turn,
         if (reach__is_ancestor(ik->skeleton, i, t->bone)) {
             ik->effector[j] = reach_vec3_add(
                 reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->effector[j], origin))), shift);
-            ik->effector_rot[j] = reach_quat_normalize_safe(reach_quat_mul(turn, ik->effector_rot[j]));
+            ik->effector_rot[j] = reach__quat_unit(reach_quat_mul(turn, ik->effector_rot[j]));
         }
         if (t->kind == REACH_TARGET_MEET && reach__is_ancestor(ik->skeleton, i, t->meet_bone))
             ik->partner[j] = reach_vec3_add(
@@ -67,16 +67,25 @@ typedef struct fit_context {
     reach__fit fit;
     int pairs;
     int orientation;
-    reach_vec3 from, to; /* the last pair, used alone when it is the only one */
+    reach_vec3 from, to; /* the first pair: used alone when it is the only one */
+    reach_real weight;
 } fit_context;
 
+/* A lone pair needs no fit (the shortest arc turns it): the fit starts with the second. */
 static void fit_visit(void *context, reach_vec3 from, reach_vec3 to, reach_real weight, int orientation) {
     fit_context *f = (fit_context *)context;
-    reach__fit_add(&f->fit, from, to, weight);
-    ++f->pairs;
     f->orientation |= orientation;
-    f->from = from;
-    f->to = to;
+    if (++f->pairs == 1) {
+        f->from = from;
+        f->to = to;
+        f->weight = weight;
+        return;
+    }
+    if (f->pairs == 2) {
+        reach__fit_reset(&f->fit);
+        reach__fit_add(&f->fit, f->from, f->to, f->weight);
+    }
+    reach__fit_add(&f->fit, from, to, weight);
 }
 
 /* The best angle about a unit axis: maximise Σ w v·R(φ)u, so φ = atan2(Σ w a·(u⊥ × v⊥), Σ w u⊥·v⊥). */
@@ -196,25 +205,34 @@ static int closing_hinge_turn(const reach__ik *ik, int i, reach_vec3 origin, rea
 static int turn_free(const reach__ik *ik, int i, reach_vec3 origin, const reach_joint *joint, reach_quat parent_rot,
                      reach_quat *local) {
     fit_context f;
-    reach__fit_reset(&f.fit);
     f.pairs = 0;
     f.orientation = 0;
     f.from = f.to = reach_vec3_zero();
+    f.weight = 0;
     visit_pairs(ik, i, origin, fit_visit, &f);
     reach_quat turn = reach_quat_identity();
     if (closing_turn(ik, i, origin, &turn)) {
         /* bends for the root's step to finish */
     } else if (f.pairs == 1 && !f.orientation) {
-        reach_vec3 from = reach_vec3_normalize_safe(f.from, reach_vec3_zero());
-        reach_vec3 to = reach_vec3_normalize_safe(f.to, reach_vec3_zero());
+        reach_vec3 from = reach__unit(f.from, reach_vec3_zero());
+        reach_vec3 to = reach__unit(f.to, reach_vec3_zero());
         if (reach_vec3_length_sq(from) > 0 && reach_vec3_length_sq(to) > 0) turn = reach_quat_shortest_arc(from, to);
-    } else if (f.pairs > 0) {
+    } else if (f.pairs == 1) {
+        /* One orientation pair: the fit of that pair alone. */
+        reach__fit_reset(&f.fit);
+        reach__fit_add(&f.fit, f.from, f.to, f.weight);
+        turn = reach__fit_solve(&f.fit, reach_quat_identity());
+    } else if (f.pairs > 1) {
         turn = reach__fit_solve(&f.fit, reach_quat_identity());
     }
     turn = cap_rotation(turn, ik->max_step);
-    reach_quat world = reach_quat_mul(turn, ik->rot[i]);
-    return reach_joint_project_rotation(joint, ik->skeleton->rest[i].rotation,
-                                        reach_quat_mul(reach_quat_conjugate(parent_rot), world), local);
+    reach_quat wanted = reach_quat_mul(reach_quat_conjugate(parent_rot), reach_quat_mul(turn, ik->rot[i]));
+    /* A ball joint allows every rotation: nothing to project. */
+    if (joint->type == REACH_JOINT_BALL) {
+        *local = reach__quat_unit(wanted);
+        return 0;
+    }
+    return reach_joint_project_rotation(joint, ik->skeleton->rest[i].rotation, wanted, local);
 }
 
 /* Hinge: the best angle about its axis, added to its angle and clamped to its range. */
@@ -272,10 +290,10 @@ static int step(reach__ik *ik, int i) {
     case REACH_JOINT_PRISMATIC: clamped = slide(ik, i, &joint, parent_rot, &shift); /* fall through */
     case REACH_JOINT_FIXED: local = sk->rest[i].rotation; break;
     }
-    reach_quat world = reach_quat_normalize_safe(reach_quat_mul(parent_rot, local));
-    reach_quat turn = reach_quat_normalize_safe(reach_quat_mul(world, reach_quat_conjugate(ik->rot[i])));
+    reach_quat world = reach__quat_unit(reach_quat_mul(parent_rot, local));
+    reach_quat turn = reach__quat_unit(reach_quat_mul(world, reach_quat_conjugate(ik->rot[i])));
     move_below(ik, i, origin, turn, shift);
-    ik->local[i].rotation = reach_quat_normalize_safe(local);
+    ik->local[i].rotation = reach__quat_unit(local);
     ik->rot[i] = world;
     return clamped;
 }

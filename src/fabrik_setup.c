@@ -179,7 +179,7 @@ void reach__ik_forward(reach__ik *ik) {
         reach_quat parent_rot = b == ik->root ? ik->above_root : ik->rot[sk->parents[b]];
         reach_vec3 parent_pos = b == ik->root ? ik->above_origin : ik->pos[sk->parents[b]];
         ik->pos[b] = reach_vec3_add(parent_pos, reach_quat_rotate(parent_rot, ik->local[b].translation));
-        ik->rot[b] = reach_quat_normalize_safe(reach_quat_mul(parent_rot, ik->local[b].rotation));
+        ik->rot[b] = reach__quat_unit(reach_quat_mul(parent_rot, ik->local[b].rotation));
     }
 }
 
