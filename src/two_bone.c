@@ -17,6 +17,12 @@ reach_two_bone_options reach_two_bone_default_options(void) {
 }
 
 reach_status reach__two_bone_check_options(const reach_two_bone_options *o) {
+    /* The usual case in one test: every comparison fails on NaN, and x − x is 0 only for
+     * finite x (weight's range already excludes infinity). */
+    if (o->weight >= 0 && o->weight <= 1 && o->soft_distance >= 0 && o->soft_distance - o->soft_distance == 0 &&
+        o->max_stretch >= 1 && o->max_stretch - o->max_stretch == 0 && o->tolerance >= 0 &&
+        o->tolerance - o->tolerance == 0)
+        return REACH_OK;
     if (!reach_is_finite(o->weight) || !reach_is_finite(o->soft_distance) || !reach_is_finite(o->max_stretch) ||
         !reach_is_finite(o->tolerance))
         return REACH_ERROR_NOT_FINITE;
@@ -159,17 +165,21 @@ static reach_real power_of_two_scale(reach_real x) {
 static reach_status solve_core(const core_input *in, const reach_two_bone_options *opt, reach_two_bone_output *out) {
     reach_status st = reach__two_bone_check_options(opt);
     if (st != REACH_OK) return st;
-    if (!(infinity_probe(in->root) + infinity_probe(in->mid) + infinity_probe(in->end) + infinity_probe(in->target) +
-              infinity_probe(in->bend) ==
-          0))
-        return REACH_ERROR_NOT_FINITE;
 
     reach_vec3 upper = reach_vec3_sub(in->mid, in->root);
     reach_vec3 lower = reach_vec3_sub(in->end, in->mid);
     reach_vec3 to_target = reach_vec3_sub(in->target, in->root);
     reach_vec3 to_pole = reach_vec3_sub(in->bend, in->root);
-    if (!(infinity_probe(upper) + infinity_probe(lower) + infinity_probe(to_target) + infinity_probe(to_pole) == 0))
+    /* Every input point enters one of these differences, and a difference of anything with a
+     * NaN or an infinity is not finite: one probe of the differences clears the usual case.
+     * Only then ask which it was, a bad input or finite inputs too far apart. */
+    if (!(infinity_probe(upper) + infinity_probe(lower) + infinity_probe(to_target) + infinity_probe(to_pole) == 0)) {
+        if (!(infinity_probe(in->root) + infinity_probe(in->mid) + infinity_probe(in->end) +
+                  infinity_probe(in->target) + infinity_probe(in->bend) ==
+              0))
+            return REACH_ERROR_NOT_FINITE;
         return REACH_ERROR_OUT_OF_RANGE;
+    }
 
     /* Work in units of a power of two near the limb's size: exact to divide by, and it keeps
      * every square below within range for limbs from 1e-30 to 1e30. */
@@ -268,7 +278,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
                                       : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
     reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
     r.reached = r.residual <= tolerance;
-    if (!reach_vec3_is_finite(r.mid) || !reach_vec3_is_finite(r.end) || !reach_is_finite(r.residual))
+    if (!(infinity_probe(r.mid) + infinity_probe(r.end) + (r.residual - r.residual) == 0))
         return REACH_ERROR_OUT_OF_RANGE;
     *out = r;
     return REACH_OK;
@@ -277,7 +287,6 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
 reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
                                   reach_two_bone_output *out) {
     REACH_CHECK_ARG(in && out);
-    reach_two_bone_options defaults = reach_two_bone_default_options();
     core_input c;
     c.root = in->root;
     c.mid = in->mid;
@@ -285,7 +294,9 @@ reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_tw
     c.target = in->target;
     c.bend = in->use_pole ? in->pole : in->root;
     c.mode = in->use_pole ? BEND_POLE : BEND_CURRENT;
-    return solve_core(&c, options ? options : &defaults, out);
+    if (options) return solve_core(&c, options, out);
+    reach_two_bone_options defaults = reach_two_bone_default_options();
+    return solve_core(&c, &defaults, out);
 }
 
 static reach_vec3 lift_to_3d(reach_vec2 v) { return reach_vec3_make(v.x, v.y, 0); }
