@@ -202,6 +202,12 @@ static inline void rig_random_pose(const reach_skeleton *sk, test_rng *rng, reac
     }
 }
 
+/* The bytes of a pose array a skeleton uses: pose arrays are RIG_MAX_BONES long and only the
+ * first bone_count entries are ever written, so comparisons stop there. */
+static inline size_t rig_pose_bytes(const reach_skeleton *sk) {
+    return sizeof(reach_transform) * (size_t)sk->bone_count;
+}
+
 /* Two results with the same bits in every field (the struct itself may have padding). */
 static inline int rig_same_result(const reach_solve_result *a, const reach_solve_result *b) {
     return a->iterations == b->iterations && a->reached == b->reached && a->limited == b->limited &&
