@@ -18,16 +18,39 @@ static void add_columns_times(const jac_problem *p, const reach_real *jacobian, 
     }
 }
 
+/* J lost w wᵀ from J Jᵀ: keep the DLS Gram matrix current where it is J Jᵀ (rows <= columns), a
+ * rank-one update instead of a new product; otherwise have it formed again. */
+static void downdate_gram(const jac_problem *p, jac_workspace *ws, const reach_real *w) {
+    if (!ws->gram_valid) return;
+    if (p->rows > p->columns)
+        ws->gram_valid = 0;
+    else
+        reach__gram_downdate(ws->gram, p->rows, w);
+}
+
 /* Removes the world direction d (unit) from a rotational bone's three columns, J ← J (I − d dᵀ):
  * the method can then no longer turn the bone along d. */
-static void remove_column_direction(const jac_problem *p, reach_real *jacobian, int first, reach_vec3 d) {
+static void remove_column_direction(const jac_problem *p, jac_workspace *ws, int first, reach_vec3 d) {
+    reach_real *removed = ws->row_work;
     for (int r = 0; r < p->rows; ++r) {
-        reach_real *row = jacobian + r * p->columns + first;
+        reach_real *row = ws->jacobian + r * p->columns + first;
         reach_real along = row[0] * d.x + row[1] * d.y + row[2] * d.z;
         row[0] -= along * d.x;
         row[1] -= along * d.y;
         row[2] -= along * d.z;
+        removed[r] = along;
     }
+    downdate_gram(p, ws, removed);
+}
+
+/* Zeroes column c of J. */
+static void remove_column(const jac_problem *p, jac_workspace *ws, int c) {
+    reach_real *removed = ws->row_work;
+    for (int r = 0; r < p->rows; ++r) {
+        removed[r] = ws->jacobian[r * p->columns + c];
+        ws->jacobian[r * p->columns + c] = 0;
+    }
+    downdate_gram(p, ws, removed);
 }
 
 static void remove_vector_direction(reach_real *x, reach_vec3 d) {
@@ -42,7 +65,7 @@ static void remove_vector_direction(reach_real *x, reach_vec3 d) {
 static void fix_direction(const jac_problem *p, jac_workspace *ws, int c, reach_vec3 d, reach_real amount) {
     reach_real f[3] = {amount * d.x, amount * d.y, amount * d.z};
     add_columns_times(p, ws->jacobian, c, f, 3, -1, ws->task_error);
-    remove_column_direction(p, ws->jacobian, c, d);
+    remove_column_direction(p, ws, c, d);
     for (int i = 0; i < 3; ++i)
         ws->fixed[c + i] += f[i];
 }
@@ -64,8 +87,7 @@ static int lock_value_joint(const jac_problem *p, const jac_state *state, const 
     ws->locked[c] = JAC_LOCKED;
     ws->fixed[c] = room / (k * unit);
     add_columns_times(p, ws->jacobian, c, &ws->fixed[c], 1, -1, ws->task_error);
-    for (int r = 0; r < p->rows; ++r)
-        ws->jacobian[r * p->columns + c] = 0;
+    remove_column(p, ws, c);
     return 1;
 }
 

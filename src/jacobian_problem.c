@@ -50,6 +50,7 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     p->column_bone = arena_take(a, columns, sizeof(int));
     p->column_axis = arena_take(a, columns, sizeof(int));
     p->joints = arena_take(a, bones, sizeof(jac_joint));
+    p->orientations = arena_take(a, target_count, sizeof(reach_quat));
     *on_path = arena_take(a, bones, 1);
     carve_state(a, bones, columns, rows, &ws->current);
     carve_state(a, bones, columns, rows, &ws->trial);
@@ -65,7 +66,7 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     ws->null_step = arena_take(a, columns, sizeof(reach_real));
     ws->gradient = arena_take(a, columns, sizeof(reach_real));
     ws->row_temp = arena_take(a, rows, sizeof(reach_real));
-    ws->row_error = arena_take(a, rows, sizeof(reach_real));
+    ws->row_work = arena_take(a, rows, sizeof(reach_real));
     ws->locked = arena_take(a, columns, 1);
     ws->lock_axes = arena_take(a, columns, sizeof(reach_vec3));
     ws->fixed = arena_take(a, columns, sizeof(reach_real));
@@ -213,6 +214,7 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
     for (int t = 0; t < target_count; ++t) {
         const reach_target *target = &targets[t];
         int orient = target->use_orientation != 0;
+        p->orientations[t] = reach_quat_normalize_safe(target->orientation);
         if (!mark_jacobian_path(p, on_path, target->bone, orient || is_prismatic(skeleton, target->bone)))
             return REACH_ERROR_BAD_CHAIN;
         if (target->kind == REACH_TARGET_MEET &&
@@ -232,6 +234,7 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
 /* ---- error and Jacobian ----------------------------------------------------------------- */
 
 reach_vec3 reach__jac_rotation_vector(reach_quat q) {
+    /* Scale-free: q need not be exactly unit. */
     if (q.w < 0) q = reach_quat_neg(q);
     reach_vec3 v = reach_vec3_make(q.x, q.y, q.z);
     reach_real s = reach_vec3_length(v);
@@ -239,8 +242,9 @@ reach_vec3 reach__jac_rotation_vector(reach_quat q) {
     return reach_vec3_scale(v, 2 * reach_atan2(s, q.w) / s);
 }
 
-static reach_quat goal_rotation(const reach_target *t, const reach_transform *world) {
-    return t->kind == REACH_TARGET_MEET ? world[t->meet_bone].rotation : reach_quat_normalize_safe(t->orientation);
+static reach_quat goal_rotation(const jac_problem *p, int t, const reach_transform *world) {
+    const reach_target *target = &p->targets[t];
+    return target->kind == REACH_TARGET_MEET ? world[target->meet_bone].rotation : p->orientations[t];
 }
 
 static void put3(reach_real *rows, reach_vec3 v) {
@@ -268,8 +272,8 @@ void reach__jac_evaluate(const jac_problem *p, jac_state *state) {
         put3(state->error + row, reach_vec3_scale(offset, target->weight * inverse_length));
         row += 3;
         if (!target->use_orientation) continue;
-        reach_quat turn = reach_quat_mul(goal_rotation(target, world), reach_quat_conjugate(effector.rotation));
-        reach_vec3 omega = reach__jac_rotation_vector(reach_quat_normalize_safe(turn));
+        reach_quat turn = reach_quat_mul(goal_rotation(p, t, world), reach_quat_conjugate(effector.rotation));
+        reach_vec3 omega = reach__jac_rotation_vector(turn);
         reach_real angle = reach_vec3_length(omega);
         state->angle_residual = reach_max(state->angle_residual, angle);
         if (!(angle <= p->angle_tolerance)) state->reached = 0;

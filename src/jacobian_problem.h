@@ -24,13 +24,14 @@ typedef struct jac_problem {
     int root_bone;
     int rows, columns;
     int moving_count;
-    int *moving;          /* the bones that move, in bone order */
-    int *first_column;    /* per bone: its first column, -1 when it does not move */
-    int *column_bone;     /* per column */
-    int *column_axis;     /* per column: 0..2 or JAC_JOINT_AXIS */
-    jac_joint *joints;    /* per bone, filled for the moving bones */
-    reach_real length;    /* L: what lengths are divided by (1 when the chain has none) */
-    reach_real tolerance; /* position tolerance, rig units */
+    int *moving;              /* the bones that move, in bone order */
+    int *first_column;        /* per bone: its first column, -1 when it does not move */
+    int *column_bone;         /* per column */
+    int *column_axis;         /* per column: 0..2 or JAC_JOINT_AXIS */
+    jac_joint *joints;        /* per bone, filled for the moving bones */
+    reach_quat *orientations; /* per target: its orientation, unit */
+    reach_real length;        /* L: what lengths are divided by (1 when the chain has none) */
+    reach_real tolerance;     /* position tolerance, rig units */
     reach_real angle_tolerance;
 } jac_problem;
 
@@ -65,11 +66,12 @@ typedef struct jac_workspace {
     reach_real *jacobian; /* rows × columns, normalised and weighted */
     reach_real *u, *s, *v;
     reach_real *gram, *cholesky; /* min(rows, columns)² each */
+    int gram_valid;              /* gram is that of jacobian as it stands */
     jac_factor factor;
     reach_real *step;         /* the method's step toward the targets */
     reach_real *relaxed_step; /* step plus the null-space motion toward rest, when has_relaxed */
     int has_relaxed;
-    reach_real *null_step, *gradient, *row_temp, *row_error;
+    reach_real *null_step, *gradient, *row_temp, *row_work;
     unsigned char *locked;  /* per column */
     reach_vec3 *lock_axes;  /* per column, for cone bones: the blocked world directions */
     reach_real *fixed;      /* per column: the motion of locked joints up to their limits */
@@ -89,7 +91,7 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
 /* Checks that every bone's local transform is finite with a non-zero rotation. */
 reach_status reach__jac_check_pose(const reach_skeleton *skeleton, const reach_transform *pose);
 
-/* The rotation vector (axis · angle, angle in [0, π]) of a unit quaternion. */
+/* The rotation vector (axis · angle, angle in [0, π]) of a quaternion (any non-zero length). */
 reach_vec3 reach__jac_rotation_vector(reach_quat q);
 
 /* Forward kinematics of state->local, then the error rows, residuals and reached flag. */

@@ -13,7 +13,7 @@ static void write_value(const jac_problem *p, int bone, reach_real value, reach_
     const jac_joint *j = &p->joints[bone];
     if (j->joint.type == REACH_JOINT_HINGE) {
         local[bone].rotation =
-            reach_quat_normalize_safe(reach_quat_mul(j->rest, reach_quat_from_axis_angle(j->axis, value)));
+            reach_quat_mul(j->rest, reach_quat_from_axis_angle(j->axis, value)); /* unit times unit */
     } else {
         local[bone].rotation = j->rest;
         local[bone].translation =
@@ -33,7 +33,9 @@ static int set_value(const jac_problem *p, int bone, reach_real value, jac_state
 /* A ball or cone bone's new local rotation, projected onto a cone's limits; nonzero if clamped. */
 static int set_rotation(const jac_problem *p, int bone, reach_quat rotation, jac_state *state) {
     const jac_joint *j = &p->joints[bone];
-    rotation = reach_quat_normalize_safe(rotation);
+    /* A product of unit quaternions: renormalise so that rounding does not build up over steps. */
+    reach_real k = 1 / reach_sqrt(reach_quat_dot(rotation, rotation));
+    rotation = reach_quat_make(rotation.x * k, rotation.y * k, rotation.z * k, rotation.w * k);
     int limited = 0;
     if (j->joint.type == REACH_JOINT_CONE)
         limited = reach_joint_project_rotation(&j->joint, j->rest, rotation, &rotation);
@@ -185,8 +187,8 @@ void reach__jac_rest_direction(const jac_problem *p, const jac_state *state, rea
             /* The world rotation vector that turns the bone back to rest: log(rest · local⁻¹),
              * taken from the parent's frame to the world's. */
             reach_quat back = reach_quat_mul(j->rest, reach_quat_conjugate(state->local[bone].rotation));
-            reach_vec3 omega = reach_quat_rotate(parent_world_rotation(p, state, bone),
-                                                 reach__jac_rotation_vector(reach_quat_normalize_safe(back)));
+            reach_vec3 omega =
+                reach_quat_rotate(parent_world_rotation(p, state, bone), reach__jac_rotation_vector(back));
             direction[c] = omega.x;
             direction[c + 1] = omega.y;
             direction[c + 2] = omega.z;

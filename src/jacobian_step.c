@@ -125,7 +125,8 @@ static void sdls_step(const jac_problem *p, const reach_real *error, jac_workspa
  * SVD. Keeps the Gram matrix for the null space. Returns 0 when the factorisation fails (the SVD
  * then takes over). */
 static int dls_normal_step(const jac_problem *p, reach_real damping, const reach_real *error, jac_workspace *ws) {
-    reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
+    if (!ws->gram_valid) reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
+    ws->gram_valid = 1;
     if (!reach__cholesky_damped(ws->gram, thin_rank(p), damping * damping, ws->cholesky)) return 0;
     reach__damped_normal_solve(ws->jacobian, p->rows, p->columns, ws->cholesky, error, ws->row_temp, ws->step);
     return 1;
@@ -167,8 +168,8 @@ static void project_out_row_space(const jac_problem *p, jac_workspace *ws, reach
                 z[c] = 0;
             return;
         }
-        reach__mat_mul_vec(ws->jacobian, p->rows, columns, z, ws->row_error);
-        reach__damped_normal_solve(ws->jacobian, p->rows, columns, ws->cholesky, ws->row_error, ws->row_temp,
+        reach__mat_mul_vec(ws->jacobian, p->rows, columns, z, ws->row_work);
+        reach__damped_normal_solve(ws->jacobian, p->rows, columns, ws->cholesky, ws->row_work, ws->row_temp,
                                    ws->gradient);
         for (int c = 0; c < columns; ++c)
             z[c] -= ws->gradient[c];
@@ -207,6 +208,7 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     ws->has_relaxed = 0;
     if (p->columns == 0 || p->rows == 0) return 0;
     reach__jac_build(p, state, 1, ws->jacobian);
+    ws->gram_valid = 0;
     reach__jac_unlock(p, state, ws);
     for (int round = 0; round <= LOCK_ROUNDS; ++round) {
         method_step(p, settings, state, ws);
@@ -214,7 +216,9 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     }
     if (!all_finite(ws->step, p->columns)) return 0;
     int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
-    if (settings->null_space && ws->factor != JAC_FACTOR_NONE) {
+    /* Redundant degrees of freedom only where J has more columns than rows: a square or tall J
+     * has a null space only at a singular pose, where the damping already keeps steps small. */
+    if (settings->null_space && ws->factor != JAC_FACTOR_NONE && p->columns > p->rows) {
         null_space_step(p, state, ws);
         if (!all_finite(ws->null_step, p->columns)) return moves;
         for (int c = 0; c < p->columns; ++c)

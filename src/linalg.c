@@ -234,41 +234,62 @@ void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) 
     }
 }
 
-int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
-    /* Cholesky–Banachiewicz, row by row: g + λ²I = L Lᵀ. */
+void reach__gram_downdate(reach_real *g, int n, const reach_real *w) {
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j)
+            g[i * n + j] -= w[i] * w[j];
+}
+
+/* Cholesky–Banachiewicz, row by row: g + λ²I = L Lᵀ, with 1 / L_jj kept on the diagonal so that
+ * neither this nor the solves divide more than once per row. */
+static inline int cholesky_rows(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
     for (int i = 0; i < n; ++i) {
-        const reach_real *l_i = l + i * n;
-        for (int j = 0; j <= i; ++j) {
+        reach_real *l_i = l + i * n;
+        for (int j = 0; j < i; ++j) {
             const reach_real *l_j = l + j * n;
             reach_real sum = g[i * n + j];
             for (int k = 0; k < j; ++k)
                 sum -= l_i[k] * l_j[k];
-            if (i == j) {
-                sum += damping_sq;
-                if (!(sum > 0)) return 0;
-                l[i * n + i] = reach_sqrt(sum);
-            } else {
-                l[i * n + j] = sum / l_j[j];
-            }
+            l_i[j] = sum * l_j[j];
         }
+        reach_real pivot = g[i * n + i] + damping_sq;
+        for (int k = 0; k < i; ++k)
+            pivot -= l_i[k] * l_i[k];
+        if (!(pivot > 0)) return 0;
+        l_i[i] = 1 / reach_sqrt(pivot);
     }
     return 1;
 }
 
-/* Solves L Lᵀ x = x in place (L lower triangular, row-major n × n). */
-static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
+/* One 6-D target (a robot's tool) gives n = 6: with the size known the loops compile to
+ * straight-line code. */
+#define COMMON_SIZE 6
+
+int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
+    return n == COMMON_SIZE ? cholesky_rows(g, COMMON_SIZE, damping_sq, l) : cholesky_rows(g, n, damping_sq, l);
+}
+
+/* Solves L Lᵀ x = x in place (L lower triangular, row-major n × n, 1 / L_ii on its diagonal). */
+static inline void cholesky_solve_rows(const reach_real *l, int n, reach_real *x) {
     for (int i = 0; i < n; ++i) {
         reach_real sum = x[i];
         for (int j = 0; j < i; ++j)
             sum -= l[i * n + j] * x[j];
-        x[i] = sum / l[i * n + i];
+        x[i] = sum * l[i * n + i];
     }
     for (int i = n - 1; i >= 0; --i) {
         reach_real sum = x[i];
         for (int j = i + 1; j < n; ++j)
             sum -= l[j * n + i] * x[j];
-        x[i] = sum / l[i * n + i];
+        x[i] = sum * l[i * n + i];
     }
+}
+
+static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
+    if (n == COMMON_SIZE)
+        cholesky_solve_rows(l, COMMON_SIZE, x);
+    else
+        cholesky_solve_rows(l, n, x);
 }
 
 void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,

@@ -35,9 +35,14 @@ void reach__svd_damped_solve(int rows, int cols, const reach_real *u, const reac
  * reach__normal_gram writes g = a aᵀ or aᵀa (n × n, row-major, lower triangle only). */
 void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g);
 
-/* The Cholesky factor l of g + λ²I (λ² = damping_sq; lower triangle of l, row-major n × n; g and
- * l may not alias). Returns 0 when that is not positive definite to working precision (λ² too
- * small for a's rank, or g not finite); l is then not usable. */
+/* g ← g − w wᵀ (lower triangle, n × n): the Gram matrix a aᵀ after a loses a rank-one part whose
+ * column image is w (a column zeroed, or a direction projected out of its columns). */
+void reach__gram_downdate(reach_real *g, int n, const reach_real *w);
+
+/* The Cholesky factor L of g + λ²I (λ² = damping_sq) into l: its lower triangle, row-major n × n,
+ * with the reciprocals 1 / L_ii on the diagonal (the solves multiply by them); g and l may not
+ * alias. Returns 0 when g + λ²I is not positive definite to working precision (λ² too small for
+ * a's rank, or g not finite); l is then not usable. */
 int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l);
 
 /* x (c entries) = aᵀ(a aᵀ + λ²I)⁻¹ b (b has r entries) with l from reach__cholesky_damped; work

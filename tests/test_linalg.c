@@ -314,11 +314,11 @@ static void test_normal_gram_and_cholesky_exact(void **state) {
     ASSERT_NEAR(g[3], 56, 0, "tall g11");
     const reach_real spd[4] = {4, 0, 2, 5}; /* [4 2; 2 5] = L Lᵀ, L = [2 0; 1 2] */
     assert_true(reach__cholesky_damped(spd, 2, 0, l));
-    ASSERT_NEAR(l[0], 2, 0, "l00");
+    ASSERT_NEAR(l[0], 0.5, 0, "1 / l00");
     ASSERT_NEAR(l[2], 1, 0, "l10");
-    ASSERT_NEAR(l[3], 2, 0, "l11");
+    ASSERT_NEAR(l[3], 0.5, 0, "1 / l11");
     assert_true(reach__cholesky_damped(spd, 2, 5, l)); /* [9 2; 2 10] */
-    ASSERT_NEAR(l[0], 3, 0, "damped l00");
+    ASSERT_NEAR(l[0], 1.0 / 3, TEST_LENGTH_TOL, "damped 1 / l00");
     const reach_real singular[4] = {1, 0, 1, 1}; /* [1 1; 1 1] */
     assert_false(reach__cholesky_damped(singular, 2, 0, l));
     assert_true(reach__cholesky_damped(singular, 2, REACH_R(0.25), l));
