@@ -12,9 +12,8 @@
 #include "test_support.h"
 #include "robots.h"
 
-#ifndef ROBOT_POSES
-#define ROBOT_POSES 10000
-#endif
+/* 10 000 poses; 100 under REACH_TEST_QUICK (the runs under Valgrind). */
+#define ROBOT_POSES test_scaled(10000)
 
 #define POSITION_TOLERANCE REACH_R(1e-5)
 #define ANGLE_TOLERANCE    REACH_R(1e-4)
