@@ -12,8 +12,9 @@
  *   KERNEL_MASK_BITS(m)       the lanes of a comparison mask as the bits of an unsigned int
  *   KERNEL_MIN(a, b), KERNEL_MAX(a, b)  a < b ? a : b and a > b ? a : b, lane by lane, in one
  *                             instruction (the generic select takes three)
- * The kernel solves every whole group of lanes in [0, count) with no branches, and calls
- * solve_lane (the scalar solver) for each lane that needs care; see batch.h. */
+ * The kernel solves every whole group of lanes in [0, count) with no branch per lane; a group
+ * whose lanes are all ordinary is stored as it is, and in any other the lanes that need care
+ * keep their outputs for solve_lane (the scalar solver), called for them alone; see batch.h. */
 
 #define KERNEL_JOIN2(a, b) a##b
 #define KERNEL_JOIN(a, b)  KERNEL_JOIN2(a, b)
