@@ -20,7 +20,8 @@
  *                                 reduces the linearised error along Jᵀe
  *   REACH_JACOBIAN_PSEUDOINVERSE  Δθ = J⁺e through an SVD; singular values below a relative
  *                                 cutoff count as zero
- *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e; settings.damping > 0 fixes λ (rig
+ *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e (by Cholesky, no SVD);
+ *                                 settings.damping > 0 fixes λ (rig
  *                                 units), 0 adapts it: λ² = min(|e|²/2, 0.01) plus a small
  *                                 floor (Levenberg–Marquardt style, |e| normalised as below):
  *                                 damped far away, tiny near a solution so that the last
@@ -39,15 +40,17 @@
  * is halved, up to REACH_JACOBIAN_LINE_SEARCH times, and an attempt that cannot improve has
  * stalled.
  *
- * Joint limits: every step is clamped into the limits (hinge and prismatic ranges; cone and twist
- * limits through reach_joint_project_rotation). A joint sitting at a limit that the step pushes
- * further is locked (its column zeroed) and the step recomputed, so the other joints take up the
- * motion. With settings.null_space, the SVD methods also move the redundant degrees of freedom,
- * in J's null space (to first order invisible to the targets), toward the rest pose; hinge and
- * prismatic joints aim at their rest value kept a tenth of their range inside the limits. That
- * motion is capped at four times the current (normalised) error, so it fades out as the solve
- * converges and never keeps it from converging. The transpose
- * method ignores null_space (it computes no SVD).
+ * Joint limits: a joint that a step would carry past a limit moves only up to it, the blocked
+ * direction leaves J (a hinge's or prismatic joint's column; a cone's widening turn; a twist
+ * range's turn about the bone), and the step is solved again for what is left of the error, so
+ * the other joints take up the motion. Every step is then clamped into the limits (hinge and
+ * prismatic ranges; cone and twist limits through reach_joint_project_rotation). With
+ * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
+ * move the redundant degrees of freedom, in J's null space (to first order invisible to the
+ * targets), toward the rest pose; hinge and prismatic joints aim at their rest value kept a tenth
+ * of their range inside the limits. That motion is capped at four times the current
+ * (normalised) error, so it fades out as the solve converges, and a step with it that does not
+ * lower the error is retried without it. The transpose method ignores null_space.
  *
  * Robustness: settings.max_iterations caps the iterations of the whole solve. With
  * settings.restarts > 0, an attempt that stalls (or stops improving by half over eight
