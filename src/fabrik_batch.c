@@ -184,10 +184,11 @@ static reach_status fb_check(const reach_fabrik_batch *b, const reach_fabrik_bat
     REACH_CHECK_ARG(o->max_iterations >= 0);
     if (!reach_is_finite(o->tolerance)) return REACH_ERROR_NOT_FINITE;
     REACH_CHECK_ARG(o->tolerance >= 0);
-    if (o->cold_start) {
-        if (!reach_vec3_is_finite(o->cold_direction)) return REACH_ERROR_NOT_FINITE;
-        REACH_CHECK_ARG(reach_vec3_max_abs(o->cold_direction) > 0);
-    }
+    /* Checked on a warm start too: there it is the direction a joint on top of the one below
+     * it, or a stalled chain whose target is on its root, turns toward. Zero is only a cold
+     * start's error: a warm one falls back to +y. */
+    if (!reach_vec3_is_finite(o->cold_direction)) return REACH_ERROR_NOT_FINITE;
+    if (o->cold_start) REACH_CHECK_ARG(reach_vec3_max_abs(o->cold_direction) > 0);
     if (b->count == 0) return REACH_OK;
     reach_const_vec3_soa joints = {b->joints.x, b->joints.y, b->joints.z};
     REACH_CHECK_ARG(b->lengths && fb_soa_complete(b->root) && fb_soa_complete(b->target) && fb_soa_complete(joints));

@@ -765,6 +765,37 @@ static void bad_batches_and_options_are_errors(void **state) {
     chains_free(&c);
 }
 
+/* Found by fuzz_fabrik_batch: on a warm start the cold direction was not checked, yet a kick
+ * turns a stalled chain whose target is on its root toward it; NaN in it gave NaN joints with
+ * REACH_OK. It is the options' NaN there too; a zero direction is still only a cold start's
+ * error (a warm one falls back to +y). */
+static void a_warm_start_checks_the_cold_direction_too(void **state) {
+    (void)state;
+    chains c = chains_make(1, 1, 1);
+    c.lengths[0] = REACH_R(0.125);
+    set3(c.root, 0, reach_vec3_make(0, -2, -2));
+    set3(c.target, 0, reach_vec3_make(0, -2, -2)); /* on the root: the chain stalls and is kicked */
+    set_joint(&c, 0, 0, reach_vec3_make(REACH_R(-1.875), REACH_R(-0.125), 0));
+    set_joint(&c, 1, 0, reach_vec3_make(1e6, 999998, -2));
+    memset(c.residual, 0x55, sizeof(reach_real));
+    const reach_fabrik_batch b = batch_of(&c);
+    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    assert_int_equal(o.cold_start, 0);
+    o.cold_direction = reach_vec3_make(REACH_R(1e-45), (reach_real)NAN, REACH_R(1.875));
+    expect_nothing_written(&c, &b, &o, REACH_ERROR_NOT_FINITE);
+    o.cold_direction = reach_vec3_make(0, 0, (reach_real)INFINITY);
+    expect_nothing_written(&c, &b, &o, REACH_ERROR_NOT_FINITE);
+
+    o.cold_direction = reach_vec3_zero();
+    assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
+    assert_int_equal(c.status[0], REACH_OK);
+    assert_true(reach_vec3_is_finite(joint(&c, 1, 0)));
+    assert_true(same_point(joint(&c, 0, 0), get3(c.root, 0)));
+    ASSERT_NEAR(reach_vec3_distance(joint(&c, 1, 0), joint(&c, 0, 0)), c.lengths[0], TEST_LENGTH_TOL,
+                "bone length kept");
+    chains_free(&c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_chains_keep_lengths_and_reach),
@@ -781,6 +812,7 @@ int main(void) {
         cmocka_unit_test(each_bad_chain_is_named_and_left_untouched),
         cmocka_unit_test(the_first_error_is_returned),
         cmocka_unit_test(bad_batches_and_options_are_errors),
+        cmocka_unit_test(a_warm_start_checks_the_cold_direction_too),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,51 @@ static void two_bone_and_batch_allocate_nothing(void **state) {
     assert_int_equal(batch_status, REACH_OK);
 }
 
+static void fabrik_batch_allocates_nothing(void **state) {
+    (void)state;
+    enum { CHAINS = 300 }; /* not a multiple of any SIMD width: the narrower kernels run too */
+    static reach_real lengths[BONES * CHAINS], points[6][CHAINS], joints[3][(BONES + 1) * CHAINS];
+    static reach_real residual[CHAINS];
+    static int iterations[CHAINS];
+    static unsigned char reached[CHAINS], status[CHAINS];
+    test_rng rng = test_rng_make(62);
+    for (int i = 0; i < CHAINS; ++i) {
+        for (int b = 0; b < BONES; ++b)
+            lengths[b * CHAINS + i] = test_uniform(&rng, REACH_R(0.1), REACH_R(0.5));
+        for (int k = 0; k < 6; ++k)
+            points[k][i] = test_uniform(&rng, -2, 2);
+    }
+    reach_fabrik_batch batch;
+    memset(&batch, 0, sizeof batch);
+    batch.count = CHAINS;
+    batch.bone_count = BONES;
+    batch.lengths = lengths;
+    reach_const_vec3_soa root = {points[0], points[1], points[2]}, target = {points[3], points[4], points[5]};
+    reach_vec3_soa out = {joints[0], joints[1], joints[2]};
+    batch.root = root;
+    batch.target = target;
+    batch.joints = out;
+    batch.out_residual = residual;
+    batch.out_iterations = iterations;
+    batch.out_reached = reached;
+    batch.out_status = status;
+    reach_fabrik_batch_options cold = reach_fabrik_batch_default_options();
+    cold.cold_start = 1;
+    counting = 1;
+    allocations = 0;
+    reach_status batch_status = reach_fabrik_solve_batch(&batch, &cold);
+    for (int n = 0; n < 20; ++n) {
+        points[3][n] += REACH_R(0.1); /* move a few targets: the warm solves have work to do */
+        if (reach_fabrik_solve_batch(&batch, NULL) != REACH_OK) batch_status = REACH_ERROR_INVALID_ARGUMENT;
+    }
+    if (reach_fabrik_solve_batch_isa(&batch, &cold, "scalar") != REACH_OK) batch_status = REACH_ERROR_INVALID_ARGUMENT;
+    reach_fabrik_batch half = reach_fabrik_batch_slice(&batch, CHAINS / 2, CHAINS - CHAINS / 2);
+    if (reach_fabrik_solve_batch(&half, &cold) != REACH_OK) batch_status = REACH_ERROR_INVALID_ARGUMENT;
+    counting = 0;
+    assert_int_equal(allocations, 0);
+    assert_int_equal(batch_status, REACH_OK);
+}
+
 static void walker_updates_allocate_nothing(void **state) {
     (void)state;
     reach_walker_leg_def legs[8];
@@ -147,6 +192,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(iterative_solvers_allocate_nothing),
         cmocka_unit_test(two_bone_and_batch_allocate_nothing),
+        cmocka_unit_test(fabrik_batch_allocates_nothing),
         cmocka_unit_test(walker_updates_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
