@@ -6,6 +6,23 @@
 #include "internal.h"
 #include "reach/two_bone.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* √x for x >= 0, rounded as sqrt rounds it. The libm call keeps errno, so a compiler that
+ * honours it branches to the library around every square root and keeps the caller's values
+ * in memory across that call; on x86-64 the instruction itself is the whole job. */
+static inline reach_real root_of(reach_real x) {
+#if defined(__SSE2__) && defined(REACH_DOUBLE)
+    return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(x)));
+#elif defined(__SSE2__)
+    return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x)));
+#else
+    return reach_sqrt(x);
+#endif
+}
+
 reach_two_bone_options reach_two_bone_default_options(void) {
     reach_two_bone_options o;
     o.weight = 1;
@@ -57,7 +74,8 @@ typedef struct core_input {
  * target. Which bone is longer, upper_longer, is decided on the squared lengths: where the
  * bones are equal to a rounding, the batch kernel, which has no exact square roots, decides
  * alike. */
-static void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real *a, reach_real *h) {
+static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real *a,
+                            reach_real *h) {
     if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
         *a = (d >= l1 + l2 || upper_longer) ? l1 : -l1;
         *h = 0;
@@ -67,7 +85,7 @@ static void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real 
     reach_real foot = (d * d + (near - far) * (near + far)) / (2 * d);
     foot = reach_clamp(foot, -near, near);
     *a = upper_longer ? d - foot : foot;
-    *h = reach_sqrt(reach_max((near - foot) * (near + foot), 0));
+    *h = root_of(reach_max((near - foot) * (near + foot), 0));
 }
 
 /* Squared lengths, in the limb's own units, that plain arithmetic handles: far from overflow
@@ -90,7 +108,7 @@ static int side_of(reach_vec3 c, reach_real c_sq, reach_vec3 u, reach_vec3 *side
     reach_vec3 p = reach_vec3_reject(c, u);
     reach_real p_sq = reach_vec3_length_sq(p);
     if (!(p_sq > BEND_PLANE_EPSILON * BEND_PLANE_EPSILON * c_sq) || !safe_square(p_sq)) return 0;
-    p = reach_vec3_scale(p, 1 / reach_sqrt(p_sq));
+    p = reach_vec3_scale(p, 1 / root_of(p_sq));
     if (p_sq < REACH_R(0.01) * c_sq) p = reach_vec3_normalize_safe(reach_vec3_reject(p, u), p);
     *side = p;
     return 1;
@@ -123,7 +141,7 @@ static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 
      * target's motion does not change, so the knee does not flip as the target crosses the
      * limb's line. */
     if (safe_square(upper_sq) &&
-        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / reach_sqrt(upper_sq))), 1, u, &side))
+        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / root_of(upper_sq))), 1, u, &side))
         return side;
     return reach_vec3_any_perpendicular(u);
 }
@@ -189,7 +207,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     if (!reach_is_finite(inv_scale)) return REACH_ERROR_OUT_OF_RANGE; /* bones below the normal range */
     reach_vec3 upper_s = reach_vec3_scale(upper, inv_scale), lower_s = reach_vec3_scale(lower, inv_scale);
     reach_real l1_sq = reach_vec3_length_sq(upper_s), l2_sq = reach_vec3_length_sq(lower_s);
-    reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq);
+    reach_real l1 = root_of(l1_sq), l2 = root_of(l2_sq);
     reach_real chain = l1 + l2;
     if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain) return REACH_ERROR_ZERO_LENGTH;
     /* The output is root + offset, rounded to the coordinates' resolution. A limb only a few
@@ -207,7 +225,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_vec3 u;
     reach_real d;
     if (safe_square(d_sq)) {
-        d = reach_sqrt(d_sq);
+        d = root_of(d_sq);
         u = reach_vec3_scale(target_s, 1 / d);
     } else {
         reach_vec3 current_aim =
@@ -274,8 +292,8 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     r.lower_length = sl2 * scale;
     reach_vec3 miss = reach_vec3_sub(target_s, end_s);
     reach_real miss_sq = reach_vec3_length_sq(miss);
-    r.residual = safe_square(miss_sq) ? reach_sqrt(miss_sq) * scale
-                                      : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+    r.residual =
+        safe_square(miss_sq) ? root_of(miss_sq) * scale : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
     reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
     r.reached = r.residual <= tolerance;
     if (!(infinity_probe(r.mid) + infinity_probe(r.end) + (r.residual - r.residual) == 0))
@@ -284,9 +302,126 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     return REACH_OK;
 }
 
-reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
+/* ---- the fast path ----------------------------------------------------------------------
+ * Most solves are ordinary: finite joints, bones and target and pole distances of everyday
+ * size, a pole clearly off the target line (or a clearly bent limb), default soft IK, stretch
+ * and weight. For those, solve_ordinary does solve_core's arithmetic without its scaling and
+ * robust routes, so the positions are the same bits, and builds the rotations with one
+ * normalisation each. Anything it is not sure of, it hands to solve_core untouched, which then
+ * behaves on every edge case exactly as documented. */
+
+/* Squared lengths, in rig units, of the bones and the target's and pole's distances from the
+ * root. Within these, solve_core's power-of-two scale (between chain/8 and the chain) moves no
+ * square it takes, nor a tenth of one (the side tests below), out of its safe range: the
+ * scaled squares stay within 2^±90 in float, 2^±810 in double, so both paths take the same
+ * routes. */
+#ifdef REACH_DOUBLE
+#define ORDINARY_MIN_SQUARE 0x1p-400
+#define ORDINARY_MAX_SQUARE 0x1p+400
+#else
+#define ORDINARY_MIN_SQUARE 0x1p-40f
+#define ORDINARY_MAX_SQUARE 0x1p+40f
+#endif
+
+/* A side of the target line counts as clear when it is at least a tenth of its vector's
+ * length off the line (sine 0.1): then solve_core's side_of needs no second rejection either,
+ * and both paths compute the same bend direction. */
+#define CLEAR_SIDE_SQUARE_RATIO REACH_R(0.01)
+
+static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
+
+/* The shortest arc from the unit vector `from` to the unit vector `to` as solve_core builds it,
+ * (from × s, |s|²/2) with s = from + to, normalised by its length, which for unit vectors is
+ * |s| itself (|from × s|² + (|s|²/2)² = |s|² exactly): no second dot product. 0 where the
+ * two are opposite to a rounding (the half-turn's axis is solve_core's business). */
+static inline int unit_arc(reach_vec3 from, reach_vec3 to, reach_quat *q) {
+    reach_vec3 sum = reach_vec3_add(from, to);
+    reach_real sum_sq = reach_vec3_dot(sum, sum);
+    if (!(sum_sq > 2 * REACH_REAL_EPSILON * REACH_REAL_EPSILON)) return 0;
+    reach_real inv = 1 / root_of(sum_sq);
+    reach_vec3 c = reach_vec3_scale(reach_vec3_cross(from, sum), inv);
+    *q = reach_quat_make(c.x, c.y, c.z, sum_sq * inv * REACH_R(0.5));
+    return 1;
+}
+
+/* Solves an ordinary limb with default soft IK, stretch and weight into *out and returns 1;
+ * returns 0, writing nothing, for anything else. `tolerance` is the option's (finite, >= 0). */
+static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, int rotations,
+                          reach_two_bone_output *out) {
+    const reach_vec3 root = in->root;
+    const reach_vec3 upper = reach_vec3_sub(in->mid, root), lower = reach_vec3_sub(in->end, in->mid);
+    const reach_vec3 to_target = reach_vec3_sub(in->target, root);
+    const reach_real l1_sq = reach_vec3_length_sq(upper), l2_sq = reach_vec3_length_sq(lower);
+    const reach_real d_sq = reach_vec3_length_sq(to_target);
+    /* NaN and infinity fail these, so every input but the pole has been checked. */
+    if (!(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
+    const reach_real l1 = root_of(l1_sq), l2 = root_of(l2_sq), chain = l1 + l2;
+    if (!(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
+    /* solve_core's resolution test, made stricter so as to need the root alone: no coordinate
+     * of mid or end exceeds the root's largest by more than the chain (to a few roundings,
+     * which the extra unit covers). */
+    if (!(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain))) return 0;
+    const reach_real d = root_of(d_sq);
+    const reach_vec3 u = reach_vec3_scale(to_target, 1 / d);
+
+    /* The bend side: toward the pole, or, with no pole or a pole on the root, where the knee
+     * sticks out now (solve_core's first fallback, taken there for the same inputs). */
+    reach_vec3 side;
+    reach_real side_scale_sq;
+    const reach_vec3 to_pole = reach_vec3_sub(in->pole, root);
+    if (in->use_pole && !(to_pole.x == 0 && to_pole.y == 0 && to_pole.z == 0)) {
+        side = to_pole;
+        side_scale_sq = reach_vec3_length_sq(to_pole);
+        if (!ordinary_square(side_scale_sq)) return 0; /* also a pole that is not finite */
+    } else {
+        reach_vec3 aim = reach_vec3_add(upper, lower);
+        reach_real aim_sq = reach_vec3_length_sq(aim);
+        if (!(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
+        side = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
+        side_scale_sq = l1_sq;
+    }
+    const reach_vec3 off_line = reach_vec3_reject(side, u);
+    const reach_real off_line_sq = reach_vec3_length_sq(off_line);
+    if (!(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
+    const reach_vec3 n = reach_vec3_scale(off_line, 1 / root_of(off_line_sq));
+
+    const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
+    reach_real a, h;
+    triangle(l1, l2, l1_sq >= l2_sq, dc, &a, &h);
+    const reach_vec3 new_upper = reach_vec3_add(reach_vec3_scale(u, a), reach_vec3_scale(n, h));
+    const reach_vec3 new_end = reach_vec3_scale(u, dc);
+
+    reach_quat root_rotation = reach_quat_identity(), mid_rotation = reach_quat_identity();
+    if (rotations) {
+        /* The new bones have lengths l1 and l2 by construction: divide, no normalising. */
+        const reach_real inv_l1 = 1 / l1, inv_l2 = 1 / l2;
+        if (!unit_arc(reach_vec3_scale(upper, inv_l1), reach_vec3_scale(new_upper, inv_l1), &root_rotation)) return 0;
+        reach_vec3 turned_lower = reach_quat_rotate(root_rotation, reach_vec3_scale(lower, inv_l2));
+        reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
+        if (!unit_arc(turned_lower, new_lower_dir, &mid_rotation)) return 0;
+    }
+    /* The end lies on the target line at dc, the target at d. */
+    const reach_real residual = reach_fabs(d - dc);
+    out->mid = reach_vec3_add(root, new_upper);
+    out->end = reach_vec3_add(root, new_end);
+    out->root_rotation = root_rotation;
+    out->mid_rotation = mid_rotation;
+    out->upper_length = l1;
+    out->lower_length = l2;
+    out->residual = residual;
+    out->reached = residual <= (tolerance > 0 ? tolerance : REACH_R(1e-4) * chain);
+    return 1;
+}
+
+/* The options solve_ordinary handles, valid as they are: soft IK, stretch and weight at their
+ * defaults, any finite tolerance. */
+static int ordinary_options(const reach_two_bone_options *o) {
+    return o->weight == 1 && o->soft_distance == 0 && o->max_stretch == 1 && o->tolerance >= 0 &&
+           o->tolerance - o->tolerance == 0;
+}
+
+static reach_status solve_general(const reach_two_bone_input *in, const reach_two_bone_options *options,
                                   reach_two_bone_output *out) {
-    REACH_CHECK_ARG(in && out);
     core_input c;
     c.root = in->root;
     c.mid = in->mid;
@@ -297,6 +432,23 @@ reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_tw
     if (options) return solve_core(&c, options, out);
     reach_two_bone_options defaults = reach_two_bone_default_options();
     return solve_core(&c, &defaults, out);
+}
+
+reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
+                                  reach_two_bone_output *out) {
+    REACH_CHECK_ARG(in && out);
+    if (!options) {
+        if (solve_ordinary(in, 0, 1, out)) return REACH_OK;
+    } else if (ordinary_options(options) && solve_ordinary(in, options->tolerance, options->rotations, out)) {
+        return REACH_OK;
+    }
+    return solve_general(in, options, out);
+}
+
+reach_status reach_two_bone_solve_general(const reach_two_bone_input *in, const reach_two_bone_options *options,
+                                          reach_two_bone_output *out) {
+    REACH_CHECK_ARG(in && out);
+    return solve_general(in, options, out);
 }
 
 static reach_vec3 lift_to_3d(reach_vec2 v) { return reach_vec3_make(v.x, v.y, 0); }

@@ -78,6 +78,12 @@ typedef struct reach_two_bone_output {
 REACH_API reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
                                             reach_two_bone_output *out);
 
+/** For tests and benchmarks: the same, always on the general path. reach_two_bone_solve takes a
+ * shorter route for ordinary limbs (see docs/performance.md) whose positions are this path's to
+ * the bit and whose rotations and residual agree to rounding; this one skips that route. */
+REACH_API reach_status reach_two_bone_solve_general(const reach_two_bone_input *in,
+                                                    const reach_two_bone_options *options, reach_two_bone_output *out);
+
 /* ---- 2-D -------------------------------------------------------------------------------- */
 
 /** Which side of the root→target line the mid joint lies on. */
