@@ -521,7 +521,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         st = reach_fabrik_solve_batch(&b, o);
     }
 
-    if (getenv("FB_DEBUG"))
+    /* FUZZ_VERBOSE=1 with a crashing input: the options it made, to read with the chain's dump. */
+    if (getenv("FUZZ_VERBOSE"))
         fprintf(stderr, "options%s: cap %d tolerance %.9g cold %d direction (%.9g %.9g %.9g), stride %d\n",
                 o ? "" : " (defaults)", options.max_iterations, (double)options.tolerance, options.cold_start,
                 (double)options.cold_direction.x, (double)options.cold_direction.y, (double)options.cold_direction.z,
