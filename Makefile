@@ -43,12 +43,11 @@ test-threads: deps-build+test
 	ctest --test-dir build/tsan --output-on-failure --no-tests=error -R 'threads|crowd'
 
 # Valgrind memcheck over every unit test, with the property sets cut to 1% (REACH_TEST_QUICK):
-# invalid reads and writes, and leaks. Uninitialised-value reports are off: several tests
-# compare whole fixed-size pose arrays of which a rig uses only the first bones.
+# invalid reads and writes, uses of uninitialised values, and leaks.
 test-valgrind: test-core
 	@set -e; for t in build/float/tests/test_*; do \
 	  [ -x "$$t" ] || continue; echo "valgrind $$t"; \
-	  REACH_TEST_QUICK=1 valgrind -q --error-exitcode=1 --undef-value-errors=no --leak-check=full --errors-for-leak-kinds=definite \
+	  REACH_TEST_QUICK=1 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    "$$t" >/dev/null; done
 
 # Every fuzz target for a bounded time, from a fixed seed and run count so CI repeats the same

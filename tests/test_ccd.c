@@ -14,7 +14,7 @@ static void reaches_random_targets(void **state) {
 
 static void limits_hold_on_random_chains(void **state) {
     (void)state;
-    rig_limit_stats s = rig_limited_random_targets(reach_ccd_solve, reach_ccd_scratch_size, 4000, 0xcc1);
+    rig_limit_stats s = rig_limited_random_targets(reach_ccd_solve, reach_ccd_scratch_size, test_scaled(4000), 0xcc1);
     double rate = (double)s.reached_reachable / (double)s.reachable;
     print_message(
         "ccd, limited chains: worst limit error %.2g rad; targets reachable within the limits reached %.2f%%\n",
@@ -26,7 +26,7 @@ static void limits_hold_on_random_chains(void **state) {
 
 static void two_hinges_settle_at_nearest_allowed_pose(void **state) {
     (void)state;
-    int cases = 400, at_best = rig_two_hinge_nearest(reach_ccd_solve, reach_ccd_scratch_size, cases, 0x2b);
+    int cases = test_scaled(400), at_best = rig_two_hinge_nearest(reach_ccd_solve, reach_ccd_scratch_size, cases, 0x2b);
     print_message("ccd, two hinges: at the nearest allowed pose in %d of %d cases\n", at_best, cases);
     assert_true(at_best >= cases * 85 / 100);
 }
@@ -60,7 +60,7 @@ static void prismatic_slides_within_range(void **state) {
 static void reaches_position_and_orientation(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x6d);
-    int cases = 3000, reached = 0;
+    int cases = test_scaled(3000), reached = 0;
     for (int c = 0; c < cases; ++c) {
         rig r;
         rig_random_chain(&r, &rng, 3 + c % 6, 1);
@@ -189,7 +189,7 @@ static void degenerate_cases(void **state) {
     static const reach_real scales[] = {REACH_R(1e-6), REACH_R(1e6)};
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(0xde);
-        int reached = 0, cases = 1000;
+        int reached = 0, cases = test_scaled(1000);
         for (int c = 0; c < cases; ++c) {
             rig_random_chain(&r, &rng, 2 + c % 8, scales[k]);
             rig_random_pose(&r.skeleton, &rng, pose);

@@ -10,7 +10,8 @@ static reach_status fabrik(const reach_skeleton *sk, const reach_target *targets
 
 static void limits_hold_on_random_chains(void **state) {
     (void)state;
-    rig_limit_stats s = rig_limited_random_targets(reach_fabrik_solve, reach_fabrik_scratch_size, 4000, 0x11a);
+    rig_limit_stats s =
+        rig_limited_random_targets(reach_fabrik_solve, reach_fabrik_scratch_size, test_scaled(4000), 0x11a);
     double rate = (double)s.reached_reachable / (double)s.reachable;
     print_message("fabrik, limited chains: worst limit error %.2g rad; targets reachable within the limits reached "
                   "%.2f%%; %ld of the unreached flagged limited\n",
@@ -50,7 +51,8 @@ static void one_hinge_stops_at_its_limit(void **state) {
  * valley). */
 static void two_hinges_settle_at_nearest_allowed_pose(void **state) {
     (void)state;
-    int cases = 400, at_best = rig_two_hinge_nearest(reach_fabrik_solve, reach_fabrik_scratch_size, cases, 0x2a);
+    int cases = test_scaled(400),
+        at_best = rig_two_hinge_nearest(reach_fabrik_solve, reach_fabrik_scratch_size, cases, 0x2a);
     print_message("fabrik, two hinges: at the nearest allowed pose in %d of %d cases\n", at_best, cases);
     assert_true(at_best >= cases * 85 / 100);
 }
@@ -58,7 +60,7 @@ static void two_hinges_settle_at_nearest_allowed_pose(void **state) {
 static void orientation_through_end_hinge(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x0e);
-    int cases = 2000, reached = 0;
+    int cases = test_scaled(2000), reached = 0;
     for (int c = 0; c < cases; ++c) {
         rig r;
         rig_random_chain(&r, &rng, 3, 1);

@@ -66,7 +66,7 @@ static void straight_leg_reaches_allowed_points(void **state) {
     leg_rig(&r);
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(0x1e6);
-        int cases = 1000, reached = 0;
+        int cases = test_scaled(1000), reached = 0;
         for (int c = 0; c < cases; ++c) {
             reach_transform pose[RIG_MAX_BONES];
             reach_pose_rest(&r.skeleton, pose);
@@ -115,7 +115,7 @@ static void arm_with_one_sided_hinges_reaches_allowed_targets(void **state) {
     limited_arm(&r);
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(2024);
-        int cases = 1000, reached = 0;
+        int cases = test_scaled(1000), reached = 0;
         long iterations = 0;
         for (int c = 0; c < cases; ++c) {
             reach_real values[3];
@@ -208,7 +208,7 @@ static void limited_2d_chain_does_not_give_up(void **state) {
     }
     /* From random starts inside the limits: 27% used to stop short. */
     test_rng rng = test_rng_make(0x2d9);
-    int cases = 2000, reached = 0;
+    int cases = test_scaled(2000), reached = 0;
     for (int c = 0; c < cases; ++c) {
         reach_vec2 joints[4];
         joints[0] = reach_vec2_make(0, 0);

@@ -34,7 +34,7 @@ static void figure_reaches_with_both_hands(void **state) {
     (void)state;
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(0x7e);
-        int cases = 3000, reached = 0, hinged_missed = 0;
+        int cases = test_scaled(3000), reached = 0, hinged_missed = 0;
         for (int c = 0; c < cases; ++c) {
             rig r;
             figure(&r, c % 2);
@@ -104,7 +104,7 @@ static void hands_meet(void **state) {
     (void)state;
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(0x3e);
-        int cases = 2000, met = 0;
+        int cases = test_scaled(2000), met = 0;
         for (int c = 0; c < cases; ++c) {
             rig r;
             figure(&r, 1);
@@ -134,7 +134,7 @@ static void hands_hold_an_object_together(void **state) {
     (void)state;
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(0x40);
-        int cases = 2000, held = 0;
+        int cases = test_scaled(2000), held = 0;
         for (int c = 0; c < cases; ++c) {
             rig r;
             figure(&r, 0);
@@ -185,7 +185,7 @@ static void four_bar_linkage_closes(void **state) {
     rig_finish(&r, LINKAGE_BONES, 1);
     for (int k = 0; k < 2; ++k) {
         test_rng rng = test_rng_make(0x4b);
-        int cases = 1000, closed = 0;
+        int cases = test_scaled(1000), closed = 0;
         for (int c = 0; c < cases; ++c) {
             reach_transform pose[RIG_MAX_BONES], world[RIG_MAX_BONES];
             rig_random_pose(&r.skeleton, &rng, pose);
