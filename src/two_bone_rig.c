@@ -18,6 +18,18 @@ static reach_quat unit(reach_quat q) {
     return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 
+/* Unit quaternion along q (which has length): plain 1/sqrt where its square is far from the
+ * ends of the range, as it is for the unit or nearly unit rotations rigs hold; the robust
+ * route otherwise. */
+static reach_quat normalized(reach_quat q) {
+    reach_real sq = reach_quat_dot(q, q);
+    if (sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100)) {
+        reach_real inv = 1 / reach_sqrt(sq);
+        return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+    }
+    return reach_quat_normalize_safe(q);
+}
+
 /* Plain distance where its square is in range, the robust one otherwise. */
 static reach_real distance(reach_vec3 a, reach_vec3 b) {
     reach_real d = reach_vec3_distance(a, b);
@@ -42,9 +54,9 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     if (!reach_affine_inverse(in->parent_world, &to_parent)) return REACH_ERROR_INVALID_ARGUMENT;
 
     /* Forward kinematics in the parent's space. */
-    reach_quat r_root = reach_quat_normalize_safe(in->root_local.rotation);
-    reach_quat r_mid = reach_quat_normalize_safe(in->mid_local.rotation);
-    reach_quat r_end = reach_quat_normalize_safe(in->end_local.rotation);
+    reach_quat r_root = normalized(in->root_local.rotation);
+    reach_quat r_mid = normalized(in->mid_local.rotation);
+    reach_quat r_end = normalized(in->end_local.rotation);
     reach_vec3 root = in->root_local.translation;
     reach_quat upper_frame = reach_quat_mul(r_root, r_mid); /* the mid joint's frame */
     reach_vec3 mid = reach_vec3_add(root, reach_quat_rotate(r_root, in->mid_local.translation));
@@ -74,7 +86,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
      * asked-for world rotation brought into that space. */
     reach_quat end_frame = reach_quat_mul(upper_frame, r_end);
     if (in->use_end_orientation) {
-        reach_mat3 wanted = reach_mat3_from_quat(reach_quat_normalize_safe(in->end_orientation));
+        reach_mat3 wanted = reach_mat3_from_quat(normalized(in->end_orientation));
         end_frame = reach_quat_from_mat3(reach_mat3_mul(to_parent.linear, wanted));
     }
     r.end_rotation = unit(reach_quat_mul(reach_quat_conjugate(new_upper_frame), end_frame));
