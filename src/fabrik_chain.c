@@ -38,7 +38,7 @@ static reach_vec3 along(reach_vec3 anchor, reach_vec3 from, reach_real length) {
 
 /* The chain's joints tip to root: the tip on the target, each joint pulled toward its place
  * one link from the joint below. The root stays. */
-static void backward(reach__ik *ik, reach_vec3 target) {
+static void free_backward(reach__ik *ik, reach_vec3 target) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
@@ -80,7 +80,7 @@ static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, re
 
 /* Root to tip: each joint one link from the one above, toward where the backward pass left it,
  * or bridging to the joint after it as soon as two links can (see the general forward pass). */
-static void forward(reach__ik *ik) {
+static void free_forward(reach__ik *ik) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
@@ -114,8 +114,8 @@ int reach__fabrik_chain_iterate(reach__ik *ik) {
         }
         return 0;
     }
-    backward(ik, target);
-    forward(ik);
+    free_backward(ik, target);
+    free_forward(ik);
     return 0;
 }
 
