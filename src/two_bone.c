@@ -6,23 +6,6 @@
 #include "internal.h"
 #include "reach/two_bone.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-/* √x for x >= 0, rounded as sqrt rounds it. The libm call keeps errno, so a compiler that
- * honours it branches to the library around every square root and keeps the caller's values
- * in memory across that call; on x86-64 the instruction itself is the whole job. */
-static inline reach_real root_of(reach_real x) {
-#if defined(__SSE2__) && defined(REACH_DOUBLE)
-    return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(x)));
-#elif defined(__SSE2__)
-    return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x)));
-#else
-    return reach_sqrt(x);
-#endif
-}
-
 reach_two_bone_options reach_two_bone_default_options(void) {
     reach_two_bone_options o;
     o.weight = 1;
@@ -85,7 +68,7 @@ static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reac
     reach_real foot = (d * d + (near - far) * (near + far)) / (2 * d);
     foot = reach_clamp(foot, -near, near);
     *a = upper_longer ? d - foot : foot;
-    *h = root_of(reach_max((near - foot) * (near + foot), 0));
+    *h = reach_sqrt(reach_max((near - foot) * (near + foot), 0));
 }
 
 /* Squared lengths, in the limb's own units, that plain arithmetic handles: far from overflow
@@ -108,7 +91,7 @@ static int side_of(reach_vec3 c, reach_real c_sq, reach_vec3 u, reach_vec3 *side
     reach_vec3 p = reach_vec3_reject(c, u);
     reach_real p_sq = reach_vec3_length_sq(p);
     if (!(p_sq > BEND_PLANE_EPSILON * BEND_PLANE_EPSILON * c_sq) || !safe_square(p_sq)) return 0;
-    p = reach_vec3_scale(p, 1 / root_of(p_sq));
+    p = reach_vec3_scale(p, 1 / reach_sqrt(p_sq));
     if (p_sq < REACH_R(0.01) * c_sq) p = reach_vec3_normalize_safe(reach_vec3_reject(p, u), p);
     *side = p;
     return 1;
@@ -141,7 +124,7 @@ static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 
      * target's motion does not change, so the knee does not flip as the target crosses the
      * limb's line. */
     if (safe_square(upper_sq) &&
-        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / root_of(upper_sq))), 1, u, &side))
+        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / reach_sqrt(upper_sq))), 1, u, &side))
         return side;
     return reach_vec3_any_perpendicular(u);
 }
@@ -207,7 +190,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     if (!reach_is_finite(inv_scale)) return REACH_ERROR_OUT_OF_RANGE; /* bones below the normal range */
     reach_vec3 upper_s = reach_vec3_scale(upper, inv_scale), lower_s = reach_vec3_scale(lower, inv_scale);
     reach_real l1_sq = reach_vec3_length_sq(upper_s), l2_sq = reach_vec3_length_sq(lower_s);
-    reach_real l1 = root_of(l1_sq), l2 = root_of(l2_sq);
+    reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq);
     reach_real chain = l1 + l2;
     if (l1 <= REACH_ZERO_LENGTH_RATIO * chain || l2 <= REACH_ZERO_LENGTH_RATIO * chain) return REACH_ERROR_ZERO_LENGTH;
     /* The output is root + offset, rounded to the coordinates' resolution. A limb only a few
@@ -225,7 +208,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_vec3 u;
     reach_real d;
     if (safe_square(d_sq)) {
-        d = root_of(d_sq);
+        d = reach_sqrt(d_sq);
         u = reach_vec3_scale(target_s, 1 / d);
     } else {
         reach_vec3 current_aim =
@@ -292,8 +275,8 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     r.lower_length = sl2 * scale;
     reach_vec3 miss = reach_vec3_sub(target_s, end_s);
     reach_real miss_sq = reach_vec3_length_sq(miss);
-    r.residual =
-        safe_square(miss_sq) ? root_of(miss_sq) * scale : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
+    r.residual = safe_square(miss_sq) ? reach_sqrt(miss_sq) * scale
+                                      : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
     reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
     r.reached = r.residual <= tolerance;
     if (!(infinity_probe(r.mid) + infinity_probe(r.end) + (r.residual - r.residual) == 0))
@@ -338,7 +321,7 @@ static inline int unit_arc(reach_vec3 from, reach_vec3 to, reach_quat *q) {
     reach_vec3 sum = reach_vec3_add(from, to);
     reach_real sum_sq = reach_vec3_dot(sum, sum);
     if (!(sum_sq > 2 * REACH_REAL_EPSILON * REACH_REAL_EPSILON)) return 0;
-    reach_real inv = 1 / root_of(sum_sq);
+    reach_real inv = 1 / reach_sqrt(sum_sq);
     reach_vec3 c = reach_vec3_scale(reach_vec3_cross(from, sum), inv);
     *q = reach_quat_make(c.x, c.y, c.z, sum_sq * inv * REACH_R(0.5));
     return 1;
@@ -355,13 +338,13 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     const reach_real d_sq = reach_vec3_length_sq(to_target);
     /* NaN and infinity fail these, so every input but the pole has been checked. */
     if (!(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
-    const reach_real l1 = root_of(l1_sq), l2 = root_of(l2_sq), chain = l1 + l2;
+    const reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq), chain = l1 + l2;
     if (!(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
     /* solve_core's resolution test, made stricter so as to need the root alone: no coordinate
      * of mid or end exceeds the root's largest by more than the chain (to a few roundings,
      * which the extra unit covers). */
     if (!(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain))) return 0;
-    const reach_real d = root_of(d_sq);
+    const reach_real d = reach_sqrt(d_sq);
     const reach_vec3 u = reach_vec3_scale(to_target, 1 / d);
 
     /* The bend side: toward the pole, or, with no pole or a pole on the root, where the knee
@@ -383,7 +366,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     const reach_vec3 off_line = reach_vec3_reject(side, u);
     const reach_real off_line_sq = reach_vec3_length_sq(off_line);
     if (!(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
-    const reach_vec3 n = reach_vec3_scale(off_line, 1 / root_of(off_line_sq));
+    const reach_vec3 n = reach_vec3_scale(off_line, 1 / reach_sqrt(off_line_sq));
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
     reach_real a, h;
