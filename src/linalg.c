@@ -29,7 +29,24 @@ void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_rea
         y[i] = reach__dot(a + i * cols, x, cols);
 }
 
+/* One 6-D target (a robot's tool) gives 6 rows and a 6 × 6 Gram matrix: with the size known the
+ * factorisation and solves compile to straight-line code, and the products below keep a column's
+ * entries in registers and run one short loop over the columns. */
+#define COMMON_SIZE 6
+
+/* aᵀx for a of COMMON_SIZE rows: one column at a time, x held in registers. */
+static void six_row_t_mul_vec(const reach_real *a, int cols, const reach_real *x, reach_real *y) {
+    reach_real x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
+    for (int j = 0; j < cols; ++j)
+        y[j] = a[j] * x0 + a[cols + j] * x1 + a[2 * cols + j] * x2 + a[3 * cols + j] * x3 + a[4 * cols + j] * x4 +
+               a[5 * cols + j] * x5;
+}
+
 void reach__mat_t_mul_vec(const reach_real *a, int rows, int cols, const reach_real *x, reach_real *y) {
+    if (rows == COMMON_SIZE) {
+        six_row_t_mul_vec(a, cols, x, y);
+        return;
+    }
     for (int j = 0; j < cols; ++j)
         y[j] = 0;
     for (int i = 0; i < rows; ++i)
@@ -205,7 +222,64 @@ void reach__svd_damped_solve(int rows, int cols, const reach_real *u, const reac
     }
 }
 
+/* a aᵀ for a of COMMON_SIZE rows, lower triangle: the sum over columns of each column's outer
+ * product, so that every entry of a is loaded once. */
+static void six_row_gram(const reach_real *a, int cols, reach_real *g) {
+    reach_real g00 = 0, g10 = 0, g11 = 0, g20 = 0, g21 = 0, g22 = 0, g30 = 0, g31 = 0, g32 = 0, g33 = 0, g40 = 0;
+    reach_real g41 = 0, g42 = 0, g43 = 0, g44 = 0, g50 = 0, g51 = 0, g52 = 0, g53 = 0, g54 = 0, g55 = 0;
+    for (int l = 0; l < cols; ++l) {
+        reach_real c0 = a[l], c1 = a[cols + l], c2 = a[2 * cols + l], c3 = a[3 * cols + l], c4 = a[4 * cols + l];
+        reach_real c5 = a[5 * cols + l];
+        g00 += c0 * c0;
+        g10 += c1 * c0;
+        g11 += c1 * c1;
+        g20 += c2 * c0;
+        g21 += c2 * c1;
+        g22 += c2 * c2;
+        g30 += c3 * c0;
+        g31 += c3 * c1;
+        g32 += c3 * c2;
+        g33 += c3 * c3;
+        g40 += c4 * c0;
+        g41 += c4 * c1;
+        g42 += c4 * c2;
+        g43 += c4 * c3;
+        g44 += c4 * c4;
+        g50 += c5 * c0;
+        g51 += c5 * c1;
+        g52 += c5 * c2;
+        g53 += c5 * c3;
+        g54 += c5 * c4;
+        g55 += c5 * c5;
+    }
+    g[0] = g00;
+    g[6] = g10;
+    g[7] = g11;
+    g[12] = g20;
+    g[13] = g21;
+    g[14] = g22;
+    g[18] = g30;
+    g[19] = g31;
+    g[20] = g32;
+    g[21] = g33;
+    g[24] = g40;
+    g[25] = g41;
+    g[26] = g42;
+    g[27] = g43;
+    g[28] = g44;
+    g[30] = g50;
+    g[31] = g51;
+    g[32] = g52;
+    g[33] = g53;
+    g[34] = g54;
+    g[35] = g55;
+}
+
 void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) {
+    if (rows == COMMON_SIZE && rows <= cols) {
+        six_row_gram(a, cols, g);
+        return;
+    }
     if (rows <= cols) {
         /* g_ij = a_i · a_j over the rows, which lie contiguous. */
         for (int i = 0; i < rows; ++i) {
@@ -234,62 +308,90 @@ void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) 
     }
 }
 
-void reach__gram_downdate(reach_real *g, int n, const reach_real *w) {
+static inline void gram_downdate_rows(reach_real *g, int n, const reach_real *w) {
     for (int i = 0; i < n; ++i)
         for (int j = 0; j <= i; ++j)
             g[i * n + j] -= w[i] * w[j];
 }
 
+void reach__gram_downdate(reach_real *g, int n, const reach_real *w) {
+    if (n == COMMON_SIZE)
+        gram_downdate_rows(g, COMMON_SIZE, w);
+    else
+        gram_downdate_rows(g, n, w);
+}
+
 /* Cholesky–Banachiewicz, row by row: g + λ²I = L Lᵀ, with 1 / L_jj kept on the diagonal so that
- * neither this nor the solves divide more than once per row. */
-static inline int cholesky_rows(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
-    for (int i = 0; i < n; ++i) {
-        reach_real *l_i = l + i * n;
-        for (int j = 0; j < i; ++j) {
-            const reach_real *l_j = l + j * n;
-            reach_real sum = g[i * n + j];
-            for (int k = 0; k < j; ++k)
-                sum -= l_i[k] * l_j[k];
-            l_i[j] = sum * l_j[j];
-        }
-        reach_real pivot = g[i * n + i] + damping_sq;
-        for (int k = 0; k < i; ++k)
-            pivot -= l_i[k] * l_i[k];
-        if (!(pivot > 0)) return 0;
-        l_i[i] = 1 / reach_sqrt(pivot);
+ * neither this nor the solves divide more than once per row. Row i of L; 0 when its pivot is not
+ * positive. */
+static inline int cholesky_row(const reach_real *g, int n, int i, reach_real damping_sq, reach_real *l) {
+    reach_real *l_i = l + i * n;
+    for (int j = 0; j < i; ++j) {
+        const reach_real *l_j = l + j * n;
+        reach_real sum = g[i * n + j];
+        for (int k = 0; k < j; ++k)
+            sum -= l_i[k] * l_j[k];
+        l_i[j] = sum * l_j[j];
     }
+    reach_real pivot = g[i * n + i] + damping_sq;
+    for (int k = 0; k < i; ++k)
+        pivot -= l_i[k] * l_i[k];
+    if (!(pivot > 0)) return 0;
+    l_i[i] = 1 / reach_sqrt(pivot);
     return 1;
 }
 
-/* One 6-D target (a robot's tool) gives n = 6: with the size known the loops compile to
- * straight-line code. */
-#define COMMON_SIZE 6
+/* The common size row by row with each row's index a constant, so that its loops unroll. */
+static int cholesky_six(const reach_real *g, reach_real damping_sq, reach_real *l) {
+    return cholesky_row(g, COMMON_SIZE, 0, damping_sq, l) && cholesky_row(g, COMMON_SIZE, 1, damping_sq, l) &&
+           cholesky_row(g, COMMON_SIZE, 2, damping_sq, l) && cholesky_row(g, COMMON_SIZE, 3, damping_sq, l) &&
+           cholesky_row(g, COMMON_SIZE, 4, damping_sq, l) && cholesky_row(g, COMMON_SIZE, 5, damping_sq, l);
+}
 
 int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
-    return n == COMMON_SIZE ? cholesky_rows(g, COMMON_SIZE, damping_sq, l) : cholesky_rows(g, n, damping_sq, l);
+    if (n == COMMON_SIZE) return cholesky_six(g, damping_sq, l);
+    for (int i = 0; i < n; ++i)
+        if (!cholesky_row(g, n, i, damping_sq, l)) return 0;
+    return 1;
 }
 
-/* Solves L Lᵀ x = x in place (L lower triangular, row-major n × n, 1 / L_ii on its diagonal). */
-static inline void cholesky_solve_rows(const reach_real *l, int n, reach_real *x) {
-    for (int i = 0; i < n; ++i) {
-        reach_real sum = x[i];
-        for (int j = 0; j < i; ++j)
-            sum -= l[i * n + j] * x[j];
-        x[i] = sum * l[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; --i) {
-        reach_real sum = x[i];
-        for (int j = i + 1; j < n; ++j)
-            sum -= l[j * n + i] * x[j];
-        x[i] = sum * l[i * n + i];
-    }
+/* Row i of the forward substitution L y = x and of the back substitution Lᵀ z = y, in place
+ * (L lower triangular, row-major n × n, 1 / L_ii on its diagonal). */
+static inline void forward_row(const reach_real *l, int n, int i, reach_real *x) {
+    reach_real sum = x[i];
+    for (int j = 0; j < i; ++j)
+        sum -= l[i * n + j] * x[j];
+    x[i] = sum * l[i * n + i];
 }
 
+static inline void back_row(const reach_real *l, int n, int i, reach_real *x) {
+    reach_real sum = x[i];
+    for (int j = i + 1; j < n; ++j)
+        sum -= l[j * n + i] * x[j];
+    x[i] = sum * l[i * n + i];
+}
+
+/* Solves L Lᵀ x = x in place. */
 static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
-    if (n == COMMON_SIZE)
-        cholesky_solve_rows(l, COMMON_SIZE, x);
-    else
-        cholesky_solve_rows(l, n, x);
+    if (n == COMMON_SIZE) {
+        forward_row(l, COMMON_SIZE, 0, x);
+        forward_row(l, COMMON_SIZE, 1, x);
+        forward_row(l, COMMON_SIZE, 2, x);
+        forward_row(l, COMMON_SIZE, 3, x);
+        forward_row(l, COMMON_SIZE, 4, x);
+        forward_row(l, COMMON_SIZE, 5, x);
+        back_row(l, COMMON_SIZE, 5, x);
+        back_row(l, COMMON_SIZE, 4, x);
+        back_row(l, COMMON_SIZE, 3, x);
+        back_row(l, COMMON_SIZE, 2, x);
+        back_row(l, COMMON_SIZE, 1, x);
+        back_row(l, COMMON_SIZE, 0, x);
+        return;
+    }
+    for (int i = 0; i < n; ++i)
+        forward_row(l, n, i, x);
+    for (int i = n - 1; i >= 0; --i)
+        back_row(l, n, i, x);
 }
 
 void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
