@@ -291,6 +291,19 @@ typedef struct column_scales {
     reach_real weight;
 } column_scales;
 
+/* Adds k_linear · linear and k_angular · angular (rows 3..5 only with orientation) to column c. */
+static void add_column(reach_real *matrix, int columns, int row, int c, int orientation, reach_vec3 linear,
+                       reach_real k_linear, reach_vec3 angular, reach_real k_angular) {
+    reach_real *at = matrix + row * columns + c;
+    at[0] += k_linear * linear.x;
+    at[columns] += k_linear * linear.y;
+    at[2 * columns] += k_linear * linear.z;
+    if (!orientation) return;
+    at[3 * columns] += k_angular * angular.x;
+    at[4 * columns] += k_angular * angular.y;
+    at[5 * columns] += k_angular * angular.z;
+}
+
 /* Adds (sign = ±1) the columns of every moving bone above and at effector to the target's rows. */
 static void add_effector_rows(const jac_problem *p, const jac_state *state, int effector, reach_real sign,
                               int orientation, column_scales scale, reach_real *matrix, int row) {
@@ -298,35 +311,29 @@ static void add_effector_rows(const jac_problem *p, const jac_state *state, int 
     const reach_transform *world = state->world;
     reach_vec3 tip = world[effector].translation;
     int columns = p->columns;
+    reach_real k_angular = sign * scale.weight, k_linear = k_angular * scale.position;
     for (int bone = effector;; bone = skeleton->parents[bone]) {
         int first = p->first_column[bone];
         if (first >= 0) {
             const jac_joint *joint = &p->joints[bone];
             reach_vec3 lever = reach_vec3_sub(tip, world[bone].translation);
-            for (int c = first; c < columns && p->column_bone[c] == bone; ++c) {
-                int axis_index = p->column_axis[c];
-                reach_vec3 axis;
-                if (axis_index == JAC_JOINT_AXIS)
-                    axis = reach_quat_rotate(world[bone].rotation, joint->axis);
-                else
-                    axis = reach_vec3_make(axis_index == 0, axis_index == 1, axis_index == 2);
-                reach_vec3 linear, angular;
-                if (joint->joint.type == REACH_JOINT_PRISMATIC) {
-                    linear = reach_vec3_scale(axis, scale.prismatic);
-                    angular = reach_vec3_zero();
-                } else {
-                    linear = reach_vec3_cross(axis, lever); /* d(tip)/dθ = a × (tip − joint) */
-                    angular = axis;
-                }
-                reach_real k = sign * scale.weight;
-                matrix[(row + 0) * columns + c] += k * scale.position * linear.x;
-                matrix[(row + 1) * columns + c] += k * scale.position * linear.y;
-                matrix[(row + 2) * columns + c] += k * scale.position * linear.z;
-                if (orientation) {
-                    matrix[(row + 3) * columns + c] += k * angular.x;
-                    matrix[(row + 4) * columns + c] += k * angular.y;
-                    matrix[(row + 5) * columns + c] += k * angular.z;
-                }
+            if (joint->joint.type == REACH_JOINT_PRISMATIC) {
+                reach_vec3 axis = reach_quat_rotate(world[bone].rotation, joint->axis);
+                add_column(matrix, columns, row, first, orientation, axis, k_linear * scale.prismatic,
+                           reach_vec3_zero(), 0);
+            } else if (joint->joint.type == REACH_JOINT_HINGE) {
+                /* d(tip)/dθ = a × (tip − joint) */
+                reach_vec3 axis = reach_quat_rotate(world[bone].rotation, joint->axis);
+                add_column(matrix, columns, row, first, orientation, reach_vec3_cross(axis, lever), k_linear, axis,
+                           k_angular);
+            } else {
+                /* Turns about the world axes: e_x × lever = (0, −lever.z, lever.y), and so on. */
+                add_column(matrix, columns, row, first, orientation, reach_vec3_make(0, -lever.z, lever.y), k_linear,
+                           reach_vec3_make(1, 0, 0), k_angular);
+                add_column(matrix, columns, row, first + 1, orientation, reach_vec3_make(lever.z, 0, -lever.x),
+                           k_linear, reach_vec3_make(0, 1, 0), k_angular);
+                add_column(matrix, columns, row, first + 2, orientation, reach_vec3_make(-lever.y, lever.x, 0),
+                           k_linear, reach_vec3_make(0, 0, 1), k_angular);
             }
         }
         if (bone == p->root_bone) break;
