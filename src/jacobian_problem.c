@@ -147,6 +147,7 @@ static int is_prismatic(const reach_skeleton *skeleton, int bone) {
 static void assign_columns(jac_problem *p) {
     const reach_skeleton *skeleton = p->skeleton;
     p->moving_count = 0;
+    p->has_cones = 0;
     p->columns = 0;
     for (int bone = 0; bone < skeleton->bone_count; ++bone) {
         reach_joint_type type = reach_skeleton_joint(skeleton, bone).type;
@@ -160,6 +161,7 @@ static void assign_columns(jac_problem *p) {
         cached->axis = reach_vec3_normalize_safe(cached->joint.axis, reach_vec3_make(0, 1, 0));
         cached->rest = reach_quat_normalize_safe(skeleton->rest[bone].rotation);
         int rotational = type == REACH_JOINT_BALL || type == REACH_JOINT_CONE;
+        p->has_cones |= type == REACH_JOINT_CONE;
         for (int axis = 0; axis < (rotational ? 3 : 1); ++axis) {
             p->column_bone[p->columns] = bone;
             p->column_axis[p->columns] = rotational ? axis : JAC_JOINT_AXIS;

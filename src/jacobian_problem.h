@@ -24,6 +24,7 @@ typedef struct jac_problem {
     int root_bone;
     int rows, columns;
     int moving_count;
+    int has_cones;            /* some moving bone has a cone joint */
     int *moving;              /* the bones that move, in bone order */
     int *first_column;        /* per bone: its first column, -1 when it does not move */
     int *column_bone;         /* per column */

@@ -35,8 +35,12 @@
  * effect on the targets, O(step²), then stays below the error itself as the solve converges. */
 #define NULL_SPACE_ERROR_RATIO REACH_R(4.0)
 
-/* How often a step may be recomputed after locking joints that it pushed past their limits. */
-#define LOCK_ROUNDS 3
+/* How often a step may be recomputed after locking joints that it pushed past their limits. A
+ * cone joint needs the rounds to slide along its edge; on chains of hinges and prismatic joints
+ * further rounds cost a factorisation each and, measured on the robot arms, more iterations than
+ * they save (the projection onto the limits after the step does the rest). */
+#define LOCK_ROUNDS       3
+#define VALUE_LOCK_ROUNDS 1
 
 /* Scales x so that no entry exceeds bound in size; returns the largest entry before. */
 static reach_real clamp_max_abs(reach_real *x, int n, reach_real bound) {
@@ -210,9 +214,10 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     reach__jac_build(p, state, 1, ws->jacobian);
     ws->gram_valid = 0;
     reach__jac_unlock(p, state, ws);
-    for (int round = 0; round <= LOCK_ROUNDS; ++round) {
+    int rounds = p->has_cones ? LOCK_ROUNDS : VALUE_LOCK_ROUNDS;
+    for (int round = 0; round <= rounds; ++round) {
         method_step(p, settings, state, ws);
-        if (round == LOCK_ROUNDS || !reach__jac_lock_limits(p, state, ws)) break;
+        if (round == rounds || !reach__jac_lock_limits(p, state, ws)) break;
     }
     if (!all_finite(ws->step, p->columns)) return 0;
     int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
