@@ -244,7 +244,10 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
             KB reached = __builtin_convertvector((residual <= tolerance) & 1, KB);
             memcpy(reached_out + i, &reached, sizeof reached);
         }
-        if (status_out) memset(status_out + i, REACH_OK, (size_t)KWIDTH);
+        /* One status byte per lane: KWIDTH lanes are KWIDTH bytes (KWIDTH is a lane count
+         * worked out with sizeof, which is what cppcheck mistakes for a byte count). */
+        // cppcheck-suppress sizeofDivisionMemfunc
+        if (status_out) memset(status_out + i, REACH_OK, (size_t)KWIDTH * sizeof status_out[0]);
         for (; bad; bad &= bad - 1)
             solve_lane(b, i + __builtin_ctz(bad), opt, first_error);
     }
