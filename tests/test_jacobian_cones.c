@@ -103,12 +103,13 @@ static void random_cone_chain(test_rig *r, test_rng *rng) {
 }
 
 /* Reachable targets (the tip where random joint rotations within the limits put it), solved from
- * the rest pose with the default settings (64 iterations, no restarts). Measured on 2 000 chains
- * (float and double alike): transpose 77 %, pseudoinverse 99.6 %, DLS and SDLS 100 %; before
- * limits entered the step, the three SVD methods reached 56 to 59 %. */
+ * the rest pose with the default settings (64 iterations, no restarts). Measured on 2 000 chains,
+ * gcc (float and double alike) and clang builds, which round differently: transpose 76 to 77 %,
+ * pseudoinverse 98.9 to 99.3 %, DLS 99.85 to 99.95 %, SDLS 99.9 to 100 %; before limits entered
+ * the step, the three SVD methods reached 56 to 59 %. The bars sit just under the lowest. */
 static void test_cone_chains_reach_reachable_targets(void **state) {
     (void)state;
-    static const double bars[4] = {0.70, 0.99, 0.995, 0.995};
+    static const double bars[4] = {0.74, 0.985, 0.995, 0.995};
     test_rng rng = test_rng_make(0xc0e5);
     int cases = test_scaled(2000), reached[4] = {0, 0, 0, 0};
     for (int k = 0; k < cases; ++k) {
@@ -127,10 +128,10 @@ static void test_cone_chains_reach_reachable_targets(void **state) {
             reached[m] += solve(&r, &target, methods[m], pose).reached;
         }
     }
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < 4; ++m)
         print_message("%-13s reached %d of %d\n", reach_jacobian_method_name(methods[m]), reached[m], cases);
+    for (int m = 0; m < 4; ++m)
         assert_true(reached[m] >= (int)ceil(bars[m] * cases));
-    }
 }
 
 int main(void) {
