@@ -383,8 +383,10 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
         reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
         if (!unit_arc(turned_lower, new_lower_dir, &mid_rotation)) return 0;
     }
-    /* The end lies on the target line at dc, the target at d. */
-    const reach_real residual = reach_fabs(d - dc);
+    /* The miss as solve_core measures it (its scale is a power of two, exact to apply), so the
+     * residual is the same bits whichever path solves: a solve that asks for rotations, and
+     * may leave this path at a half turn, reports what one that does not ask reports. */
+    const reach_real residual = reach_vec3_length(reach_vec3_sub(to_target, new_end));
     out->mid = reach_vec3_add(root, new_upper);
     out->end = reach_vec3_add(root, new_end);
     out->root_rotation = root_rotation;
