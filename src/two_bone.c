@@ -316,7 +316,7 @@ static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && 
 /* The shortest arc from the unit vector `from` to the unit vector `to` as solve_core builds it,
  * (from × s, |s|²/2) with s = from + to, normalised by its length, which for unit vectors is
  * |s| itself (|from × s|² + (|s|²/2)² = |s|² exactly): no second dot product. 0 where the
- * two are opposite to a rounding (the half-turn's axis is solve_core's business). */
+ * two are opposite to a rounding: the caller then takes the robust construction. */
 static inline int unit_arc(reach_vec3 from, reach_vec3 to, reach_quat *q) {
     reach_vec3 sum = reach_vec3_add(from, to);
     reach_real sum_sq = reach_vec3_dot(sum, sum);
@@ -378,15 +378,18 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     if (rotations) {
         /* The new bones have lengths l1 and l2 by construction: divide, no normalising. */
         const reach_real inv_l1 = 1 / l1, inv_l2 = 1 / l2;
-        if (!unit_arc(reach_vec3_scale(upper, inv_l1), reach_vec3_scale(new_upper, inv_l1), &root_rotation)) return 0;
+        /* Near a half turn the arc's axis needs the robust construction. The limb stays on
+         * this path either way: which path solves must not depend on whether rotations are
+         * asked for, or the positions and residual would differ by a rounding between the two. */
+        reach_vec3 from = reach_vec3_scale(upper, inv_l1), to = reach_vec3_scale(new_upper, inv_l1);
+        if (!unit_arc(from, to, &root_rotation)) root_rotation = reach_quat_shortest_arc(from, to);
         reach_vec3 turned_lower = reach_quat_rotate(root_rotation, reach_vec3_scale(lower, inv_l2));
         reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
-        if (!unit_arc(turned_lower, new_lower_dir, &mid_rotation)) return 0;
+        if (!unit_arc(turned_lower, new_lower_dir, &mid_rotation))
+            mid_rotation = reach_quat_shortest_arc(turned_lower, new_lower_dir);
     }
-    /* The miss as solve_core measures it (its scale is a power of two, exact to apply), so the
-     * residual is the same bits whichever path solves: a solve that asks for rotations, and
-     * may leave this path at a half turn, reports what one that does not ask reports. */
-    const reach_real residual = reach_vec3_length(reach_vec3_sub(to_target, new_end));
+    /* The end lies on the target line at dc, the target at d. */
+    const reach_real residual = reach_fabs(d - dc);
     out->mid = reach_vec3_add(root, new_upper);
     out->end = reach_vec3_add(root, new_end);
     out->root_rotation = root_rotation;

@@ -216,10 +216,10 @@ static void degenerate_limbs_agree_either_way(void **state) {
 }
 
 /* Asking for rotations must not change the positions or the residual. With the target almost
- * straight behind the limb the root turns by nearly a half turn, which the short path leaves
- * to the general one when rotations are asked for; both must then report the same bits (once
- * they differed by a rounding in the residual, found by fuzz_batch, whose scalar lanes solve
- * without rotations). Seeded limbs, and that case by name. */
+ * straight behind the limb the root turns by nearly a half turn; the short path once left such
+ * limbs to the general one only when rotations were asked for, and the residual then differed
+ * by a rounding (found by fuzz_batch, whose scalar lanes solve without rotations). Seeded limbs,
+ * and that case by name. */
 static void rotations_change_neither_positions_nor_residual(void **state) {
     (void)state;
     reach_two_bone_input named;
