@@ -43,12 +43,12 @@ test-threads: deps-build+test
 	ctest --test-dir build/tsan --output-on-failure --no-tests=error -R 'threads|crowd'
 
 # Valgrind memcheck over every unit test, with the property sets cut to 1% (REACH_TEST_QUICK):
-# invalid reads and writes, uses of uninitialised values, and leaks.
+# invalid reads and writes, uses of uninitialised values, and leaks. JOBS tests at a time.
 test-valgrind: test-core
-	@set -e; for t in build/float/tests/test_*; do \
-	  [ -x "$$t" ] || continue; echo "valgrind $$t"; \
+	@find build/float/tests -maxdepth 1 -name 'test_*' -type f -perm -u+x | sort | \
+	  xargs -P$(JOBS) -I{} sh -c 'echo "valgrind {}"; \
 	  REACH_TEST_QUICK=1 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-	    "$$t" >/dev/null; done
+	    {} >/dev/null || { echo "valgrind {} FAILED"; exit 255; }'
 
 # Every fuzz target for a bounded time, from a fixed seed and run count so CI repeats the same
 # inputs; `make fuzz` explores freely for longer.
