@@ -3,6 +3,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "batch_slice.h"
 #include "internal.h"
 #include "reach/fabrik_batch.h"
 
@@ -240,25 +241,15 @@ reach_status reach_fabrik_solve_batch_isa(const reach_fabrik_batch *batch, const
     return fb_run(batch, options, isa);
 }
 
-static const reach_real *fb_advance_const(const reach_real *p, int first) { return p ? p + first : NULL; }
-static reach_real *fb_advance(reach_real *p, int first) { return p ? p + first : NULL; }
-
-static reach_const_vec3_soa fb_slice_const(reach_const_vec3_soa v, int first) {
-    reach_const_vec3_soa s = {fb_advance_const(v.x, first), fb_advance_const(v.y, first), fb_advance_const(v.z, first)};
-    return s;
-}
-
 reach_fabrik_batch reach_fabrik_batch_slice(const reach_fabrik_batch *batch, int first, int count) {
     reach_fabrik_batch s = *batch;
     s.count = count;
     s.stride = batch->stride ? batch->stride : batch->count;
-    s.lengths = fb_advance_const(batch->lengths, first);
-    s.root = fb_slice_const(batch->root, first);
-    s.target = fb_slice_const(batch->target, first);
-    s.joints.x = fb_advance(batch->joints.x, first);
-    s.joints.y = fb_advance(batch->joints.y, first);
-    s.joints.z = fb_advance(batch->joints.z, first);
-    s.out_residual = fb_advance(batch->out_residual, first);
+    s.lengths = reach__advance_const(batch->lengths, first);
+    s.root = reach__slice_const(batch->root, first);
+    s.target = reach__slice_const(batch->target, first);
+    s.joints = reach__slice(batch->joints, first);
+    s.out_residual = reach__advance(batch->out_residual, first);
     s.out_iterations = batch->out_iterations ? batch->out_iterations + first : NULL;
     s.out_reached = batch->out_reached ? batch->out_reached + first : NULL;
     s.out_status = batch->out_status ? batch->out_status + first : NULL;

@@ -3,6 +3,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "batch_slice.h"
 #include "internal.h"
 #include "reach/batch.h"
 
@@ -263,30 +264,17 @@ reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch, c
     return REACH_ERROR_INVALID_ARGUMENT;
 }
 
-static const reach_real *advance_const(const reach_real *p, int first) { return p ? p + first : NULL; }
-static reach_real *advance(reach_real *p, int first) { return p ? p + first : NULL; }
-
-static reach_const_vec3_soa slice_const(reach_const_vec3_soa v, int first) {
-    reach_const_vec3_soa s = {advance_const(v.x, first), advance_const(v.y, first), advance_const(v.z, first)};
-    return s;
-}
-
-static reach_vec3_soa slice(reach_vec3_soa v, int first) {
-    reach_vec3_soa s = {advance(v.x, first), advance(v.y, first), advance(v.z, first)};
-    return s;
-}
-
 reach_two_bone_batch reach_two_bone_batch_slice(const reach_two_bone_batch *batch, int first, int count) {
     reach_two_bone_batch s = *batch;
     s.count = count;
-    s.root = slice_const(batch->root, first);
-    s.mid = slice_const(batch->mid, first);
-    s.end = slice_const(batch->end, first);
-    s.target = slice_const(batch->target, first);
-    s.pole = slice_const(batch->pole, first);
-    s.out_mid = slice(batch->out_mid, first);
-    s.out_end = slice(batch->out_end, first);
-    s.out_residual = advance(batch->out_residual, first);
+    s.root = reach__slice_const(batch->root, first);
+    s.mid = reach__slice_const(batch->mid, first);
+    s.end = reach__slice_const(batch->end, first);
+    s.target = reach__slice_const(batch->target, first);
+    s.pole = reach__slice_const(batch->pole, first);
+    s.out_mid = reach__slice(batch->out_mid, first);
+    s.out_end = reach__slice(batch->out_end, first);
+    s.out_residual = reach__advance(batch->out_residual, first);
     s.out_reached = batch->out_reached ? batch->out_reached + first : NULL;
     s.out_status = batch->out_status ? batch->out_status + first : NULL;
     return s;
