@@ -56,16 +56,17 @@ typedef struct core_input {
  * leave a rounding of l1·sqrt(eps) there, off the line); folded, the longer bone points at the
  * target. Which bone is longer, upper_longer, is decided on the squared lengths: where the
  * bones are equal to a rounding, the batch kernel, which has no exact square roots, decides
- * alike. */
-static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real *a,
-                            reach_real *h) {
+ * alike. The caller passes d² and 1/d as well, computed as it can best afford them; they are
+ * read only strictly between the clamp's ends, where d > 0. */
+static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real d_sq,
+                            reach_real inv_d, reach_real *a, reach_real *h) {
     if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
         *a = (d >= l1 + l2 || upper_longer) ? l1 : -l1;
         *h = 0;
         return;
     }
     reach_real near = upper_longer ? l2 : l1, far = upper_longer ? l1 : l2;
-    reach_real foot = (d * d + (near - far) * (near + far)) / (2 * d);
+    reach_real foot = (d_sq + (near - far) * (near + far)) * (REACH_R(0.5) * inv_d);
     foot = reach_clamp(foot, -near, near);
     *a = upper_longer ? d - foot : foot;
     *h = reach_sqrt(reach_max((near - foot) * (near + foot), 0));
@@ -83,48 +84,70 @@ static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reac
 
 static int safe_square(reach_real sq) { return sq > SAFE_MIN_SQUARE && sq < SAFE_MAX_SQUARE; }
 
-/* The part of c perpendicular to the unit u, made unit, if it is long enough (relative to c's
+/* 1/sqrt(sq) for a square in the safe range, as sqrt(sq) · (1/sq): the square root and the
+ * divide run side by side instead of one after the other. */
+static inline reach_real inverse_sqrt(reach_real sq) { return reach_sqrt(sq) * (1 / sq); }
+
+/* The root→target line: its unit direction is along · scale, with scale_sq = 1/|along|². Kept
+ * apart so that a rejection from the line waits for a divide only, not for the square root
+ * and the divide behind the unit direction. */
+typedef struct target_line {
+    reach_vec3 along;
+    reach_real scale, scale_sq;
+} target_line;
+
+static inline reach_vec3 target_line_unit(const target_line *line) {
+    return reach_vec3_scale(line->along, line->scale);
+}
+
+/* The part of c perpendicular to the line. */
+static inline reach_vec3 target_line_reject(reach_vec3 c, const target_line *line) {
+    return reach_vec3_mad(c, line->along, -reach_vec3_dot(c, line->along) * line->scale_sq);
+}
+
+/* The part of c perpendicular to the line, made unit, if it is long enough (relative to c's
  * own squared length c_sq) to say something; 0 otherwise. A short remainder carries the
  * rounding of the subtraction, so it is rejected once more to be perpendicular to full
  * precision. */
-static int side_of(reach_vec3 c, reach_real c_sq, reach_vec3 u, reach_vec3 *side) {
-    reach_vec3 p = reach_vec3_reject(c, u);
+static int side_of(reach_vec3 c, reach_real c_sq, const target_line *line, reach_vec3 *side) {
+    reach_vec3 p = target_line_reject(c, line);
     reach_real p_sq = reach_vec3_length_sq(p);
     if (!(p_sq > BEND_PLANE_EPSILON * BEND_PLANE_EPSILON * c_sq) || !safe_square(p_sq)) return 0;
-    p = reach_vec3_scale(p, 1 / reach_sqrt(p_sq));
-    if (p_sq < REACH_R(0.01) * c_sq) p = reach_vec3_normalize_safe(reach_vec3_reject(p, u), p);
+    p = reach_vec3_scale(p, inverse_sqrt(p_sq));
+    if (p_sq < REACH_R(0.01) * c_sq) p = reach_vec3_normalize_safe(target_line_reject(p, line), p);
     *side = p;
     return 1;
 }
 
-/* A unit vector in the bend plane, perpendicular to the unit direction u (all vectors relative
- * to the root, in the limb's units). The pole comes first. Where it says nothing (on the
+/* A unit vector in the bend plane, perpendicular to the target line (all vectors relative to
+ * the root, in the limb's units). The pole comes first. Where it says nothing (on the
  * line, or none given), the limb keeps its current bend: the side its knee sticks out to from
  * its own root→end line, which does not change as the target moves, so there is no flip.
  * Where the limb is straight, a fixed perpendicular of the limb; failing all, one of u. */
-static reach_vec3 bend_direction(const core_input *in, reach_vec3 u, reach_vec3 upper, reach_vec3 lower,
+static reach_vec3 bend_direction(const core_input *in, const target_line *line, reach_vec3 upper, reach_vec3 lower,
                                  reach_vec3 to_pole_scaled, reach_vec3 to_pole) {
     reach_vec3 side;
+    const reach_vec3 u = target_line_unit(line);
     if (in->mode == BEND_NORMAL) {
         return reach_vec3_normalize_safe(reach_vec3_cross(in->bend, u), reach_vec3_any_perpendicular(u));
     }
     if (in->mode == BEND_POLE) {
         reach_real p_sq = reach_vec3_length_sq(to_pole_scaled);
-        if (safe_square(p_sq) ? side_of(to_pole_scaled, p_sq, u, &side)
-                              : side_of(reach_vec3_normalize_safe(to_pole, reach_vec3_zero()), 1, u, &side))
+        if (safe_square(p_sq) ? side_of(to_pole_scaled, p_sq, line, &side)
+                              : side_of(reach_vec3_normalize_safe(to_pole, reach_vec3_zero()), 1, line, &side))
             return side;
     }
     reach_vec3 aim = reach_vec3_add(upper, lower);
     reach_real aim_sq = reach_vec3_length_sq(aim), upper_sq = reach_vec3_length_sq(upper);
     if (safe_square(aim_sq)) {
         reach_vec3 knee = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
-        if (side_of(knee, upper_sq, u, &side)) return side;
+        if (side_of(knee, upper_sq, line, &side)) return side;
     }
     /* A straight limb has no knee side: take a perpendicular of the limb itself, which the
      * target's motion does not change, so the knee does not flip as the target crosses the
      * limb's line. */
     if (safe_square(upper_sq) &&
-        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / reach_sqrt(upper_sq))), 1, u, &side))
+        side_of(reach_vec3_any_perpendicular(reach_vec3_scale(upper, 1 / reach_sqrt(upper_sq))), 1, line, &side))
         return side;
     return reach_vec3_any_perpendicular(u);
 }
@@ -205,18 +228,23 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
      * takes the robust route; its distance may then be infinite, which is only clamped. */
     reach_vec3 target_s = reach_vec3_scale(to_target, inv_scale);
     reach_real d_sq = reach_vec3_length_sq(target_s);
-    reach_vec3 u;
+    target_line line;
     reach_real d;
     if (safe_square(d_sq)) {
+        /* 1/d as d · (1/d²), the square root and the divide side by side; the short path
+         * takes it alike, and the two must find the same joints. */
+        line.scale_sq = 1 / d_sq;
         d = reach_sqrt(d_sq);
-        u = reach_vec3_scale(target_s, 1 / d);
+        line.along = target_s;
+        line.scale = d * line.scale_sq;
     } else {
         reach_vec3 current_aim =
             reach_vec3_normalize_safe(reach_vec3_add(upper_s, lower_s), reach_vec3_scale(upper_s, 1 / l1));
-        u = reach_vec3_normalize_safe(to_target, current_aim);
+        line.along = reach_vec3_normalize_safe(to_target, current_aim);
+        line.scale = line.scale_sq = 1;
         d = reach_vec3_length_robust(to_target) * inv_scale;
     }
-    reach_vec3 n = bend_direction(in, u, upper_s, lower_s, reach_vec3_scale(to_pole, inv_scale), to_pole);
+    reach_vec3 n = bend_direction(in, &line, upper_s, lower_s, reach_vec3_scale(to_pole, inv_scale), to_pole);
 
     /* Soft IK and stretch change the distance we aim for and the lengths we have. */
     reach_real goal = d;
@@ -235,9 +263,13 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real sl1 = l1 * stretch, sl2 = l2 * stretch;
     reach_real dc = reach_clamp(goal, reach_fabs(sl1 - sl2), sl1 + sl2);
     reach_real a, h;
-    triangle(sl1, sl2, l1_sq >= l2_sq, dc, &a, &h);
-    reach_vec3 mid_s = reach_vec3_add(reach_vec3_scale(u, a), reach_vec3_scale(n, h));
-    reach_vec3 end_s = reach_vec3_scale(u, dc);
+    /* Where the limb aims at the target itself, d² and 1/d as the short path takes them: both
+     * paths then find the same foot, whose rounding a nearly straight limb magnifies. */
+    const int aims_at_target = dc == d && safe_square(d_sq);
+    triangle(sl1, sl2, l1_sq >= l2_sq, dc, aims_at_target ? d_sq : dc * dc, aims_at_target ? line.scale : 1 / dc, &a,
+             &h);
+    reach_vec3 mid_s = reach_vec3_add(reach_vec3_scale(line.along, a * line.scale), reach_vec3_scale(n, h));
+    reach_vec3 end_s = reach_vec3_scale(line.along, dc * line.scale);
 
     reach_two_bone_output r;
     r.root_rotation = reach_quat_identity();
@@ -313,18 +345,26 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
 
 static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
 
-/* The shortest arc from the unit vector `from` to the unit vector `to` as solve_core builds it,
+/* Below this |from + to|², two unit vectors are opposite to a rounding: their shortest arc's
+ * axis needs the robust construction (reach_quat_shortest_arc). */
+#define HALF_TURN_SUM_SQ (2 * REACH_REAL_EPSILON * REACH_REAL_EPSILON)
+
+/* The shortest arc from a unit vector `from` to a unit vector `to` as solve_core builds it,
  * (from × s, |s|²/2) with s = from + to, normalised by its length, which for unit vectors is
- * |s| itself (|from × s|² + (|s|²/2)² = |s|² exactly): no second dot product. 0 where the
- * two are opposite to a rounding: the caller then takes the robust construction. */
-static inline int unit_arc(reach_vec3 from, reach_vec3 to, reach_quat *q) {
-    reach_vec3 sum = reach_vec3_add(from, to);
-    reach_real sum_sq = reach_vec3_dot(sum, sum);
-    if (!(sum_sq > 2 * REACH_REAL_EPSILON * REACH_REAL_EPSILON)) return 0;
-    reach_real inv = 1 / reach_sqrt(sum_sq);
-    reach_vec3 c = reach_vec3_scale(reach_vec3_cross(from, sum), inv);
-    *q = reach_quat_make(c.x, c.y, c.z, sum_sq * inv * REACH_R(0.5));
-    return 1;
+ * |s| itself (|from × s|² + (|s|²/2)² = |s|² exactly): no second dot product. Given
+ * axis = from × s, |s|² and 1/|s|², it takes 1/|s| as |s| · (1/|s|²), so that the square root
+ * and the divide run side by side instead of one after the other. */
+static inline reach_quat unit_arc(reach_vec3 axis, reach_real sum_sq, reach_real inverse_sum_sq) {
+    reach_real length = reach_sqrt(sum_sq), inv = length * inverse_sum_sq;
+    return reach_quat_make(axis.x * inv, axis.y * inv, axis.z * inv, length * REACH_R(0.5));
+}
+
+/* v turned by that arc by Rodrigues' formula, v + k × v + k × (k × v) / (1 + from·to) with
+ * k = axis and 1 + from·to = |s|²/2: it needs the divide alone, not the normalised
+ * quaternion, so the next arc does not wait for the square root. */
+static inline reach_vec3 turn_by_arc(reach_vec3 axis, reach_real inverse_sum_sq, reach_vec3 v) {
+    reach_vec3 kv = reach_vec3_cross(axis, v);
+    return reach_vec3_add(reach_vec3_add(v, kv), reach_vec3_scale(reach_vec3_cross(axis, kv), 2 * inverse_sum_sq));
 }
 
 /* Solves an ordinary limb with default soft IK, stretch and weight into *out and returns 1;
@@ -344,8 +384,12 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
      * of mid or end exceeds the root's largest by more than the chain (to a few roundings,
      * which the extra unit covers). */
     if (!(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain))) return 0;
+    /* solve_core's target line, to the same bits: its power-of-two scale changes no rounding. */
+    target_line line;
+    line.scale_sq = 1 / d_sq;
     const reach_real d = reach_sqrt(d_sq);
-    const reach_vec3 u = reach_vec3_scale(to_target, 1 / d);
+    line.along = to_target;
+    line.scale = d * line.scale_sq;
 
     /* The bend side: toward the pole, or, with no pole or a pole on the root, where the knee
      * sticks out now (solve_core's first fallback, taken there for the same inputs). */
@@ -363,16 +407,16 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
         side = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
         side_scale_sq = l1_sq;
     }
-    const reach_vec3 off_line = reach_vec3_reject(side, u);
+    const reach_vec3 off_line = target_line_reject(side, &line);
     const reach_real off_line_sq = reach_vec3_length_sq(off_line);
     if (!(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
-    const reach_vec3 n = reach_vec3_scale(off_line, 1 / reach_sqrt(off_line_sq));
+    const reach_vec3 n = reach_vec3_scale(off_line, inverse_sqrt(off_line_sq));
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
     reach_real a, h;
-    triangle(l1, l2, l1_sq >= l2_sq, dc, &a, &h);
-    const reach_vec3 new_upper = reach_vec3_add(reach_vec3_scale(u, a), reach_vec3_scale(n, h));
-    const reach_vec3 new_end = reach_vec3_scale(u, dc);
+    triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, line.scale, &a, &h);
+    const reach_vec3 new_upper = reach_vec3_add(reach_vec3_scale(to_target, a * line.scale), reach_vec3_scale(n, h));
+    const reach_vec3 new_end = reach_vec3_scale(to_target, dc * line.scale);
 
     reach_quat root_rotation = reach_quat_identity(), mid_rotation = reach_quat_identity();
     if (rotations) {
@@ -381,12 +425,26 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
         /* Near a half turn the arc's axis needs the robust construction. The limb stays on
          * this path either way: which path solves must not depend on whether rotations are
          * asked for, or the positions and residual would differ by a rounding between the two. */
-        reach_vec3 from = reach_vec3_scale(upper, inv_l1), to = reach_vec3_scale(new_upper, inv_l1);
-        if (!unit_arc(from, to, &root_rotation)) root_rotation = reach_quat_shortest_arc(from, to);
-        reach_vec3 turned_lower = reach_quat_rotate(root_rotation, reach_vec3_scale(lower, inv_l2));
-        reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
-        if (!unit_arc(turned_lower, new_lower_dir, &mid_rotation))
-            mid_rotation = reach_quat_shortest_arc(turned_lower, new_lower_dir);
+        const reach_vec3 from = reach_vec3_scale(upper, inv_l1), to = reach_vec3_scale(new_upper, inv_l1);
+        const reach_vec3 lower_dir = reach_vec3_scale(lower, inv_l2);
+        const reach_vec3 root_sum = reach_vec3_add(from, to);
+        const reach_real root_sum_sq = reach_vec3_length_sq(root_sum);
+        reach_vec3 turned_lower;
+        if (root_sum_sq > HALF_TURN_SUM_SQ) {
+            const reach_vec3 axis = reach_vec3_cross(from, root_sum);
+            const reach_real inverse_sum_sq = 1 / root_sum_sq;
+            root_rotation = unit_arc(axis, root_sum_sq, inverse_sum_sq);
+            turned_lower = turn_by_arc(axis, inverse_sum_sq, lower_dir);
+        } else {
+            root_rotation = reach_quat_shortest_arc(from, to);
+            turned_lower = reach_quat_rotate(root_rotation, lower_dir);
+        }
+        const reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
+        const reach_vec3 mid_sum = reach_vec3_add(turned_lower, new_lower_dir);
+        const reach_real mid_sum_sq = reach_vec3_length_sq(mid_sum);
+        mid_rotation = mid_sum_sq > HALF_TURN_SUM_SQ
+                           ? unit_arc(reach_vec3_cross(turned_lower, mid_sum), mid_sum_sq, 1 / mid_sum_sq)
+                           : reach_quat_shortest_arc(turned_lower, new_lower_dir);
     }
     /* The end lies on the target line at dc, the target at d. */
     const reach_real residual = reach_fabs(d - dc);
