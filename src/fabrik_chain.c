@@ -19,20 +19,21 @@ int reach__ik_is_free_chain(const reach__ik *ik) {
     const reach_target *t = &ik->targets[0];
     if (t->kind != REACH_TARGET_POSITION || t->use_orientation) return 0;
     /* One target: the moving bones are the path from the root to its bone, which ends it. */
-    for (int k = 0; k + 1 < ik->active_count; ++k) {
-        reach_joint joint = reach_skeleton_joint(ik->skeleton, ik->active[k]);
-        if (!reach__joint_turns_freely(&joint)) return 0;
-    }
+    const reach_skeleton *sk = ik->skeleton;
+    for (int k = 0; sk->joints && k + 1 < ik->active_count; ++k)
+        if (!reach__joint_turns_freely(&sk->joints[ik->active[k]])) return 0;
     return 1;
 }
 
 /* `from` moved to `length` from `anchor` along the line through both (along +y where they
  * coincide: any direction keeps the length). */
-static reach_vec3 along(reach_vec3 anchor, reach_vec3 from, reach_real length) {
+static inline reach_vec3 along(reach_vec3 anchor, reach_vec3 from, reach_real length) {
     reach_vec3 d = reach_vec3_sub(from, anchor);
     reach_real d2 = reach_vec3_dot(d, d);
+    /* length / √d2 as length · √d2 · (1 / d2): the root and the division do not wait for each
+     * other, and each joint of a pass waits for the one before. */
     if (d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)
-        return reach_vec3_mad(anchor, d, length / reach_sqrt(d2));
+        return reach_vec3_mad(anchor, d, length / d2 * reach_sqrt(d2));
     return reach_vec3_mad(anchor, reach_vec3_normalize_safe(d, reach_vec3_make(0, 1, 0)), length);
 }
 
@@ -42,9 +43,12 @@ static void free_backward(reach__ik *ik, reach_vec3 target) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
-    pos[active[n]] = target;
+    /* The joint just placed stays in a register for the next: each waits for the one before. */
+    reach_vec3 placed = target;
+    pos[active[n]] = placed;
     for (int k = n - 1; k > 0; --k) {
-        pos[active[k]] = along(pos[active[k + 1]], pos[active[k]], ik->link_length[active[k + 1]]);
+        placed = along(placed, pos[active[k]], ik->link_length[active[k + 1]]);
+        pos[active[k]] = placed;
     }
 }
 
@@ -69,11 +73,13 @@ static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, re
     reach_real x = (d2 + la * la - lb * lb) / (2 * d);
     reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
     /* A hint within a rounding of the line leaves `across` off square with it: square it again,
-     * or the links come out the wrong length. A hint on the line: any side. */
-    reach_vec3 across = reach_vec3_reject(reach_vec3_sub(hint, a), u);
-    across = reach_vec3_reject(across, u);
-    reach_real across2 = reach_vec3_dot(across, across);
-    across = across2 > REACH__SQUARE_FLOOR * d2 ? reach__unit(across, u) : reach_vec3_any_perpendicular(u);
+     * or the links come out the wrong length. A hint on the line: any side; and so when what the
+     * two rejections leave still lies along the line (u is a unit vector only to rounding, so a
+     * hint exactly on the line can leave a residue of a few ε² of its offset there). */
+    reach_vec3 across = reach_vec3_reject(reach_vec3_reject(reach_vec3_sub(hint, a), u), u);
+    reach_real across2 = reach_vec3_dot(across, across), lengthwise = reach_vec3_dot(across, u);
+    int square = lengthwise * lengthwise <= 64 * REACH_REAL_EPSILON * REACH_REAL_EPSILON * across2;
+    across = square && across2 > REACH__SQUARE_FLOOR * d2 ? reach__unit(across, u) : reach_vec3_any_perpendicular(u);
     *out = reach_vec3_add(reach_vec3_mad(a, u, x), reach_vec3_scale(across, h));
     return 1;
 }
@@ -84,20 +90,21 @@ static void free_forward(reach__ik *ik) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
+    reach_vec3 a = pos[active[0]]; /* the joint just placed, as in free_backward */
     for (int k = 0; k < n; ++k) {
-        reach_vec3 a = pos[active[k]];
         reach_real la = ik->link_length[active[k + 1]];
         if (k + 2 <= n) {
             reach_vec3 placed;
             int bridged =
                 bridge(a, pos[active[k + 2]], pos[active[k + 1]], la, ik->link_length[active[k + 2]], &placed);
             if (bridged) {
-                pos[active[k + 1]] = placed;
+                pos[active[k + 1]] = a = placed;
                 if (bridged == 1) return;
                 continue;
             }
         }
-        pos[active[k + 1]] = along(a, pos[active[k + 1]], la);
+        a = along(a, pos[active[k + 1]], la);
+        pos[active[k + 1]] = a;
     }
 }
 
@@ -142,9 +149,9 @@ void reach__ik_sync_rotations(reach__ik *ik) {
     }
     /* The tip keeps its wanted world rotation as nearly as its joint allows. */
     int tip = ik->active[n];
-    reach_joint joint = reach_skeleton_joint(sk, tip);
     reach_quat local = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(parent_rot), ik->goal_rot[tip]));
-    if (joint.type != REACH_JOINT_BALL) reach_joint_project_rotation(&joint, sk->rest[tip].rotation, local, &local);
+    if (reach__joint_type(sk, tip) != REACH_JOINT_BALL)
+        reach_joint_project_rotation(&sk->joints[tip], sk->rest[tip].rotation, local, &local);
     ik->local[tip].rotation = local;
     ik->rot[tip] = reach__quat_unit(reach_quat_mul(parent_rot, local));
 }

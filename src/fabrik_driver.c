@@ -113,16 +113,17 @@ static int attempt_budget(int first, int max) { return max - first; }
 static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, reach_solve_result *r,
                         int (*iterate)(reach__ik *ik), int (*polish)(reach__ik *ik), int may_move_root) {
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
-    reach_real previous = reach__ik_weighted_error(ik);
+    reach_real previous, error;
+    int reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &previous);
     int kicks = 0, since_best = 0, first = r->iterations;
     reach_real best = previous;
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
-     * inside them, even when it already reaches. */
-    while (r->iterations < settings->max_iterations && !(reach__ik_measure(ik, &r->residual, &r->angle_residual) &&
-                                                         (r->iterations > 0 || ik->start_inside_limits))) {
+     * inside them, even when it already reaches. Every change to the pose is assessed once, right
+     * after it: the residuals for this test, the weighted error for progress and stalls. */
+    while (r->iterations < settings->max_iterations && !(reached && (r->iterations > 0 || ik->start_inside_limits))) {
         ++r->iterations;
         r->limited = iterate(ik);
-        reach_real error = reach__ik_weighted_error(ik);
+        reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &error);
         if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
             since_best = 0;
@@ -135,8 +136,8 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
             /* Wandering without getting nearer, or half the budget gone: the polish, which only
              * ever moves downhill, gets the rest. */
             reach__ik_sync_rotations(ik);
+            reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &previous);
             iterate = polish;
-            previous = error;
             continue;
         }
         if (reach_fabs(previous - error) > reach__stall_threshold(stall, previous, error)) {
@@ -157,7 +158,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         } else {
             break;
         }
-        previous = reach__ik_weighted_error(ik);
+        reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &previous);
     }
     reach__ik_sync_rotations(ik);
 }

@@ -39,10 +39,24 @@ static inline reach_vec3 reach__unit(reach_vec3 v, reach_vec3 fallback) {
                                                                 : reach_vec3_normalize_safe(v, fallback);
 }
 
+/* Squared norms within this of 1 (a product of unit quaternions, a few roundings off) take one
+ * Newton step from 1 for 1/√s, (3 − s) / 2: its error, 3/8 (s − 1)², is below a fifth of a unit
+ * in the last place there, and it spares the square root and the division on the dependent
+ * chains of forward kinematics and rotation recovery. */
+#ifdef REACH_DOUBLE
+#define REACH__NEAR_UNIT 0x1p-27
+#else
+#define REACH__NEAR_UNIT 0x1p-12f
+#endif
+
 static inline reach_quat reach__quat_unit(reach_quat q) {
-    reach_real s = reach_quat_dot(q, q);
-    if (!(s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING)) return reach_quat_normalize_safe(q);
-    reach_real inv = 1 / reach_sqrt(s);
+    reach_real s = reach_quat_dot(q, q), inv;
+    if (reach_fabs(s - 1) < REACH__NEAR_UNIT)
+        inv = (3 - s) / 2;
+    else if (s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING)
+        inv = 1 / reach_sqrt(s);
+    else
+        return reach_quat_normalize_safe(q);
     return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 
@@ -147,6 +161,11 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
 /* Nonzero for a ball joint, or a cone that allows every swing and twist. */
 int reach__joint_turns_freely(const reach_joint *joint);
 
+/* A bone's joint type, read in place (a skeleton without joints has ball joints everywhere). */
+static inline reach_joint_type reach__joint_type(const reach_skeleton *skeleton, int bone) {
+    return skeleton->joints ? skeleton->joints[bone].type : REACH_JOINT_BALL;
+}
+
 /* Nonzero when the solve is one position target (no orientation) on a chain whose moving joints
  * above the end all turn freely: FABRIK then iterates on positions alone (fabrik_chain.c). */
 int reach__ik_is_free_chain(const reach__ik *ik);
@@ -185,6 +204,10 @@ reach_real reach__ik_target_angle(const reach__ik *ik, int j);
 
 /* Σ weight · (distance + chain length · angle): one number that falls as the solve improves. */
 reach_real reach__ik_weighted_error(const reach__ik *ik);
+
+/* reach__ik_measure and reach__ik_weighted_error (into *error) at once, each target's distance
+ * and angle taken once. */
+int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error);
 
 /* The iteration loop: calls iterate(ik) (one iteration; returns nonzero when a joint range
  * clamped) until every target is within tolerance, settings->max_iterations is reached, or the

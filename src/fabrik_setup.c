@@ -202,7 +202,7 @@ static reach_real link_lengths(reach__ik *ik) {
     reach_real total = 0;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        ik->link_length[b] = reach_vec3_length_robust(ik->local[b].translation);
+        ik->link_length[b] = reach__length(ik->local[b].translation);
         if (b != ik->root) total += ik->link_length[b];
     }
     return total;
@@ -260,9 +260,9 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->start_inside_limits = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        reach_joint joint = reach_skeleton_joint(skeleton, b);
-        ik->local[b].rotation = reach_quat_normalize_safe(ik->local[b].rotation);
-        if (joint.type == REACH_JOINT_BALL) continue;
+        ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
+        if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
+        reach_joint joint = skeleton->joints[b];
         if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK)
             ik->start_inside_limits = 0;
         if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
@@ -386,23 +386,29 @@ reach_real reach__ik_target_angle(const reach__ik *ik, int j) {
     return reach_quat_angle_between(ik->rot[t->bone], ik->goal_rot[t->bone]);
 }
 
-int reach__ik_measure(const reach__ik *ik, reach_real *residual, reach_real *angle_residual) {
-    reach_real distance = 0, angle = 0;
+int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
+    reach_real distance = 0, angle = 0, total = 0;
     for (int j = 0; j < ik->target_count; ++j) {
-        distance = reach_max(distance, reach__ik_target_distance(ik, j));
-        angle = reach_max(angle, reach__ik_target_angle(ik, j));
+        reach_real d = reach__ik_target_distance(ik, j), a = reach__ik_target_angle(ik, j);
+        distance = reach_max(distance, d);
+        angle = reach_max(angle, a);
+        total += ik->targets[j].weight * (d + ik->chain_length * a);
     }
     *residual = distance;
     *angle_residual = angle;
+    *error = total;
     return distance <= ik->tolerance && angle <= ik->angle_tolerance;
 }
 
+int reach__ik_measure(const reach__ik *ik, reach_real *residual, reach_real *angle_residual) {
+    reach_real error;
+    return reach__ik_assess(ik, residual, angle_residual, &error);
+}
+
 reach_real reach__ik_weighted_error(const reach__ik *ik) {
-    reach_real total = 0;
-    for (int j = 0; j < ik->target_count; ++j)
-        total += ik->targets[j].weight *
-                 (reach__ik_target_distance(ik, j) + ik->chain_length * reach__ik_target_angle(ik, j));
-    return total;
+    reach_real residual, angle_residual, error;
+    reach__ik_assess(ik, &residual, &angle_residual, &error);
+    return error;
 }
 
 reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
