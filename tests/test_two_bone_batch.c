@@ -347,16 +347,90 @@ static void slices_solve_like_the_whole(void **state) {
     reach_two_bone_batch second = reach_two_bone_batch_slice(&b, 500, count - 500);
     assert_int_equal(reach_two_bone_solve_batch(&first, NULL), REACH_OK);
     assert_int_equal(reach_two_bone_solve_batch(&second, NULL), REACH_OK);
-    for (int k = 0; k < 6; ++k) {
-        for (int i = 0; i < count; ++i) {
-            /* The vector groups start elsewhere in a slice, so a lane may take the other path:
-             * equal within the batch's tolerance, not always to the bit. */
-            assert_true(reach_fabs(whole.out[k][i] - halves.out[k][i]) <= TEST_REACH_TOL * 100);
-        }
-    }
+    /* Every lane goes through the same operations wherever a slice puts it: the same bits. */
+    for (int k = 0; k < 6; ++k)
+        assert_true(test_bytes_equal(whole.out[k], halves.out[k], (size_t)count * sizeof(reach_real)));
+    assert_true(test_bytes_equal(whole.residual, halves.residual, (size_t)count * sizeof(reach_real)));
     assert_true(test_bytes_equal(whole.reached, halves.reached, (size_t)count));
     soa_free(&whole);
     soa_free(&halves);
+}
+
+/* The outputs of limbs [first, first + count) of a and of b, and their statuses, are the same
+ * bits. */
+static void assert_same_lanes(const soa *a, const soa *b, int first, int count) {
+    for (int k = 0; k < 6; ++k)
+        assert_true(test_bytes_equal(a->out[k] + first, b->out[k] + first, (size_t)count * sizeof(reach_real)));
+    assert_true(test_bytes_equal(a->residual + first, b->residual + first, (size_t)count * sizeof(reach_real)));
+    assert_true(test_bytes_equal(a->reached + first, b->reached + first, (size_t)count));
+    assert_true(test_bytes_equal(a->status + first, b->status + first, (size_t)count));
+}
+
+/* Batches of every size up to three groups of the widest kernel, each solved alone: the limbs
+ * after the last whole group and batches shorter than one group give the bits the same limbs
+ * give inside a larger batch, limbs for the scalar solver among them, and each call returns
+ * the first error among its own limbs. */
+static void every_batch_size_gives_the_same_bits(void **state) {
+    (void)state;
+    const int most = 3 * (int)(64 / sizeof(reach_real)) + 1;
+    soa whole = soa_make(most), part = soa_make(most);
+    test_rng rng = test_rng_make(58);
+    for (int i = 0; i < most; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        if (i % 9 == 4) in.target = in.root;          /* the scalar solver, which succeeds */
+        if (i % 13 == 11) in.end.z = (reach_real)NAN; /* an error */
+        soa_set(&whole, i, &in);
+        soa_set(&part, i, &in);
+    }
+    reach_two_bone_batch all = batch_of(&whole, 1), some = batch_of(&part, 1);
+    for (int k = 0; k < ISA_COUNT; ++k) {
+        reach_status st;
+        if (!solve_on(k, &all, NULL, &st)) continue;
+        assert_int_equal(st, REACH_ERROR_NOT_FINITE);
+        for (int count = 1; count <= most; ++count) {
+            reach_two_bone_batch first = reach_two_bone_batch_slice(&some, 0, count);
+            assert_true(solve_on(k, &first, NULL, &st));
+            assert_int_equal(st, count > 11 ? REACH_ERROR_NOT_FINITE : REACH_OK);
+            assert_same_lanes(&whole, &part, 0, count);
+            /* And from an offset, so that no group starts where the whole batch's do. */
+            reach_two_bone_batch later = reach_two_bone_batch_slice(&some, most - count, count);
+            assert_true(solve_on(k, &later, NULL, &st));
+            assert_same_lanes(&whole, &part, most - count, count);
+        }
+    }
+    soa_free(&whole);
+    soa_free(&part);
+}
+
+/* A batch large enough to stream its outputs past the caches, its arrays a limb off the vector
+ * alignment so that its first limbs go alone, gives the bits it gives in small slices, which
+ * are stored as usual. */
+static void streamed_batches_give_the_same_bits(void **state) {
+    (void)state;
+    const int count = (1 << 19) + 21;
+    soa big = soa_make(count + 1), small = soa_make(count + 1);
+    test_rng rng = test_rng_make(59);
+    for (int i = 0; i < count; ++i) {
+        reach_two_bone_input in = random_input(&rng);
+        if (i % 100003 == 17) in.mid.x = (reach_real)NAN;
+        soa_set(&big, i + 1, &in);
+        soa_set(&small, i + 1, &in);
+    }
+    reach_two_bone_batch streamed = reach_two_bone_batch_slice((reach_two_bone_batch[]){batch_of(&big, 1)}, 1, count);
+    reach_two_bone_batch sliced = batch_of(&small, 1);
+    for (int k = 0; k < ISA_COUNT; ++k) {
+        reach_status st;
+        if (!solve_on(k, &streamed, NULL, &st)) continue;
+        assert_int_equal(st, REACH_ERROR_NOT_FINITE);
+        for (int first = 1; first <= count; first += 1000) {
+            reach_two_bone_batch slice =
+                reach_two_bone_batch_slice(&sliced, first, count + 1 - first < 1000 ? count + 1 - first : 1000);
+            solve_on(k, &slice, NULL, &st);
+        }
+        assert_same_lanes(&big, &small, 1, count);
+    }
+    soa_free(&big);
+    soa_free(&small);
 }
 
 static void bad_batches_are_errors(void **state) {
@@ -390,6 +464,8 @@ int main(void) {
         cmocka_unit_test(scalar_batch_equals_the_scalar_solver_bit_for_bit),
         cmocka_unit_test(the_first_lane_error_is_returned_without_a_status_array),
         cmocka_unit_test(slices_solve_like_the_whole),
+        cmocka_unit_test(every_batch_size_gives_the_same_bits),
+        cmocka_unit_test(streamed_batches_give_the_same_bits),
         cmocka_unit_test(bad_batches_are_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
