@@ -25,30 +25,33 @@ int reach__ik_is_free_chain(const reach__ik *ik) {
     return 1;
 }
 
-/* `from` moved to `length` from `anchor` along the line through both (along +y where they
- * coincide: any direction keeps the length). */
-static inline reach_vec3 along(reach_vec3 anchor, reach_vec3 from, reach_real length) {
-    reach_vec3 d = reach_vec3_sub(from, anchor);
+/* The vector `length` long along d (along +y where d vanishes: any direction keeps the length).
+ * length / √d2 is taken as length / d2 · √d2: the root and the division do not wait for each
+ * other. */
+static inline reach_vec3 stretched(reach_vec3 d, reach_real length) {
     reach_real d2 = reach_vec3_dot(d, d);
-    /* length / √d2 as length · √d2 · (1 / d2): the root and the division do not wait for each
-     * other, and each joint of a pass waits for the one before. */
     if (d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)
-        return reach_vec3_mad(anchor, d, length / d2 * reach_sqrt(d2));
-    return reach_vec3_mad(anchor, reach_vec3_normalize_safe(d, reach_vec3_make(0, 1, 0)), length);
+        return reach_vec3_scale(d, length / d2 * reach_sqrt(d2));
+    return reach_vec3_scale(reach_vec3_normalize_safe(d, reach_vec3_make(0, 1, 0)), length);
 }
 
 /* The chain's joints tip to root: the tip on the target, each joint pulled toward its place
- * one link from the joint below. The root stays. */
+ * one link from the joint below. The root stays. Each joint waits for the one before, so the
+ * pass carries the gap from the joint just placed to the next one's old place as that joint's
+ * gap to the one before less the link laid: after the root and the division, one multiply and
+ * one subtraction stand between two joints. */
 static void free_backward(reach__ik *ik, reach_vec3 target) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
-    /* The joint just placed stays in a register for the next: each waits for the one before. */
-    reach_vec3 placed = target;
+    reach_vec3 placed = target, gap = reach_vec3_sub(pos[active[n - 1]], target);
     pos[active[n]] = placed;
     for (int k = n - 1; k > 0; --k) {
-        placed = along(placed, pos[active[k]], ik->link_length[active[k + 1]]);
+        reach_vec3 link = stretched(gap, ik->link_length[active[k + 1]]);
+        reach_vec3 ahead = reach_vec3_sub(pos[active[k - 1]], placed);
+        placed = reach_vec3_add(placed, link);
         pos[active[k]] = placed;
+        gap = reach_vec3_sub(ahead, link);
     }
 }
 
@@ -90,21 +93,27 @@ static void free_forward(reach__ik *ik) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
-    reach_vec3 a = pos[active[0]]; /* the joint just placed, as in free_backward */
+    /* The joint just placed and the gap to the next, carried as in free_backward. */
+    reach_vec3 a = pos[active[0]], gap = reach_vec3_sub(pos[active[1]], a);
     for (int k = 0; k < n; ++k) {
         reach_real la = ik->link_length[active[k + 1]];
-        if (k + 2 <= n) {
+        int more = k + 2 <= n;
+        if (more) {
             reach_vec3 placed;
             int bridged =
                 bridge(a, pos[active[k + 2]], pos[active[k + 1]], la, ik->link_length[active[k + 2]], &placed);
             if (bridged) {
                 pos[active[k + 1]] = a = placed;
                 if (bridged == 1) return;
+                gap = reach_vec3_sub(pos[active[k + 2]], a);
                 continue;
             }
         }
-        a = along(a, pos[active[k + 1]], la);
+        reach_vec3 link = stretched(gap, la);
+        reach_vec3 ahead = more ? reach_vec3_sub(pos[active[k + 2]], a) : reach_vec3_zero();
+        a = reach_vec3_add(a, link);
         pos[active[k + 1]] = a;
+        gap = reach_vec3_sub(ahead, link);
     }
 }
 
