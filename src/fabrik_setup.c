@@ -176,10 +176,11 @@ void reach__ik_forward(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        reach_quat parent_rot = b == ik->root ? ik->above_root : ik->rot[sk->parents[b]];
-        reach_vec3 parent_pos = b == ik->root ? ik->above_origin : ik->pos[sk->parents[b]];
-        ik->pos[b] = reach_vec3_add(parent_pos, reach_quat_rotate(parent_rot, ik->local[b].translation));
-        ik->rot[b] = reach__quat_unit(reach_quat_mul(parent_rot, ik->local[b].rotation));
+        /* Choosing where to read, not what: no quaternion is copied to be thrown away. */
+        const reach_quat *parent_rot = b == ik->root ? &ik->above_root : &ik->rot[sk->parents[b]];
+        const reach_vec3 *parent_pos = b == ik->root ? &ik->above_origin : &ik->pos[sk->parents[b]];
+        ik->pos[b] = reach_vec3_add(*parent_pos, reach_quat_rotate(*parent_rot, ik->local[b].translation));
+        ik->rot[b] = reach__quat_unit(reach_quat_mul(*parent_rot, ik->local[b].rotation));
     }
 }
 
@@ -208,23 +209,22 @@ static reach_real link_lengths(reach__ik *ik) {
     return total;
 }
 
-static int within_range(const reach__ik *ik) {
-    for (int k = 0; k < ik->active_count; ++k)
-        if (!(reach_vec3_max_abs(ik->pos[ik->active[k]]) <= REACH__COORDINATE_LIMIT)) return 0;
-    for (int j = 0; j < ik->target_count; ++j)
-        if (ik->targets[j].kind == REACH_TARGET_POSITION &&
-            !(reach_vec3_max_abs(ik->targets[j].position) <= REACH__COORDINATE_LIMIT))
-            return 0;
-    return reach_vec3_max_abs(ik->above_origin) <= REACH__COORDINATE_LIMIT;
-}
-
-/* The largest coordinate in play, for the floor under the tolerance. */
+/* The largest coordinate in play, for the floor under the tolerance; -1 when one is beyond
+ * REACH__COORDINATE_LIMIT (or not a number). */
 static reach_real extent(const reach__ik *ik) {
     reach_real e = reach_vec3_max_abs(ik->above_origin);
-    for (int k = 0; k < ik->active_count; ++k)
-        e = reach_max(e, reach_vec3_max_abs(ik->pos[ik->active[k]]));
-    for (int j = 0; j < ik->target_count; ++j)
-        if (ik->targets[j].kind == REACH_TARGET_POSITION) e = reach_max(e, reach_vec3_max_abs(ik->targets[j].position));
+    if (!(e <= REACH__COORDINATE_LIMIT)) return -1;
+    for (int k = 0; k < ik->active_count; ++k) {
+        reach_real m = reach_vec3_max_abs(ik->pos[ik->active[k]]);
+        if (!(m <= REACH__COORDINATE_LIMIT)) return -1;
+        e = reach_max(e, m);
+    }
+    for (int j = 0; j < ik->target_count; ++j) {
+        if (ik->targets[j].kind != REACH_TARGET_POSITION) continue;
+        reach_real m = reach_vec3_max_abs(ik->targets[j].position);
+        if (!(m <= REACH__COORDINATE_LIMIT)) return -1;
+        e = reach_max(e, m);
+    }
     return e;
 }
 
@@ -275,7 +275,8 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->above_root = reach_quat_normalize_safe(above.rotation);
     ik->above_origin = above.translation;
     reach__ik_forward(ik);
-    if (!within_range(ik)) return REACH_ERROR_OUT_OF_RANGE;
+    reach_real extent_in_play = extent(ik);
+    if (extent_in_play < 0) return REACH_ERROR_OUT_OF_RANGE;
 
     /* Effectors hold the world rotation they start with unless a target asks for another;
      * a tip whose rotation nothing asks for leaves its parent free in the backward pass. */
@@ -300,7 +301,7 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     reach_real tolerance =
         settings->tolerance > 0 ? settings->tolerance : REACH__DEFAULT_TOLERANCE_RATIO * ik->chain_length;
     /* Nothing closer than a few units in the last place of the coordinates can be promised. */
-    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent(ik));
+    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent_in_play);
     reach__ik_update_goals(ik);
     return REACH_OK;
 }
