@@ -420,7 +420,8 @@ static void streamed_batches_give_the_same_bits(void **state) {
     reach_two_bone_batch sliced = batch_of(&small, 1);
     for (int k = 0; k < ISA_COUNT; ++k) {
         reach_status st;
-        if (!solve_on(k, &streamed, NULL, &st)) continue;
+        /* The scalar path never streams. */
+        if (strcmp(isa_names[k], "scalar") == 0 || !solve_on(k, &streamed, NULL, &st)) continue;
         assert_int_equal(st, REACH_ERROR_NOT_FINITE);
         for (int first = 1; first <= count; first += 1000) {
             reach_two_bone_batch slice =
