@@ -56,20 +56,21 @@ typedef struct core_input {
  * leave a rounding of l1·sqrt(eps) there, off the line); folded, the longer bone points at the
  * target. Which bone is longer, upper_longer, is decided on the squared lengths: where the
  * bones are equal to a rounding, the batch kernel, which has no exact square roots, decides
- * alike. The caller passes d² and 1/d as well, computed as it can best afford them; they are
- * read only strictly between the clamp's ends, where d > 0. */
+ * alike. The caller passes d² and 1/(2d) as well, computed as it can best afford them; they
+ * are read only strictly between the clamp's ends, where d > 0. */
 static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real d_sq,
-                            reach_real inv_d, reach_real *a, reach_real *h) {
+                            reach_real half_inv_d, reach_real *a, reach_real *h) {
     if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
         *a = (d >= l1 + l2 || upper_longer) ? l1 : -l1;
         *h = 0;
         return;
     }
     reach_real near = upper_longer ? l2 : l1, far = upper_longer ? l1 : l2;
-    reach_real foot = (d_sq + (near - far) * (near + far)) * (REACH_R(0.5) * inv_d);
+    reach_real foot = (d_sq + (near - far) * (near + far)) * half_inv_d;
     foot = reach_clamp(foot, -near, near);
     *a = upper_longer ? d - foot : foot;
-    *h = reach_sqrt(reach_max((near - foot) * (near + foot), 0));
+    /* With the foot within ±near, both factors are >= 0 exactly. */
+    *h = reach_sqrt((near - foot) * (near + foot));
 }
 
 /* Squared lengths, in the limb's own units, that plain arithmetic handles: far from overflow
@@ -263,11 +264,11 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real sl1 = l1 * stretch, sl2 = l2 * stretch;
     reach_real dc = reach_clamp(goal, reach_fabs(sl1 - sl2), sl1 + sl2);
     reach_real a, h;
-    /* Where the limb aims at the target itself, d² and 1/d as the short path takes them: both
+    /* Where the limb aims at the target itself, d² and 1/(2d) as the short path takes them: both
      * paths then find the same foot, whose rounding a nearly straight limb magnifies. */
     const int aims_at_target = dc == d && safe_square(d_sq);
-    triangle(sl1, sl2, l1_sq >= l2_sq, dc, aims_at_target ? d_sq : dc * dc, aims_at_target ? line.scale : 1 / dc, &a,
-             &h);
+    triangle(sl1, sl2, l1_sq >= l2_sq, dc, aims_at_target ? d_sq : dc * dc,
+             aims_at_target ? d * (REACH_R(0.5) * line.scale_sq) : REACH_R(0.5) / dc, &a, &h);
     reach_vec3 mid_s = reach_vec3_add(reach_vec3_scale(line.along, a * line.scale), reach_vec3_scale(n, h));
     reach_vec3 end_s = reach_vec3_scale(line.along, dc * line.scale);
 
@@ -343,6 +344,15 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
  * and both paths compute the same bend direction. */
 #define CLEAR_SIDE_SQUARE_RATIO REACH_R(0.01)
 
+/* The short path's conditions hold for nearly every limb. Saying so keeps the compiler from
+ * taking the solve behind them for cold code, which it would leave the vector helpers out of
+ * line in. */
+#if defined(__GNUC__)
+#define ORDINARY(condition) __builtin_expect(!!(condition), 1)
+#else
+#define ORDINARY(condition) (condition)
+#endif
+
 static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
 
 /* Below this |from + to|², two unit vectors are opposite to a rounding: their shortest arc's
@@ -352,19 +362,12 @@ static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && 
 /* The shortest arc from a unit vector `from` to a unit vector `to` as solve_core builds it,
  * (from × s, |s|²/2) with s = from + to, normalised by its length, which for unit vectors is
  * |s| itself (|from × s|² + (|s|²/2)² = |s|² exactly): no second dot product. Given
- * axis = from × s, |s|² and 1/|s|², it takes 1/|s| as |s| · (1/|s|²), so that the square root
- * and the divide run side by side instead of one after the other. */
-static inline reach_quat unit_arc(reach_vec3 axis, reach_real sum_sq, reach_real inverse_sum_sq) {
-    reach_real length = reach_sqrt(sum_sq), inv = length * inverse_sum_sq;
-    return reach_quat_make(axis.x * inv, axis.y * inv, axis.z * inv, length * REACH_R(0.5));
-}
-
-/* v turned by that arc by Rodrigues' formula, v + k × v + k × (k × v) / (1 + from·to) with
- * k = axis and 1 + from·to = |s|²/2: it needs the divide alone, not the normalised
- * quaternion, so the next arc does not wait for the square root. */
-static inline reach_vec3 turn_by_arc(reach_vec3 axis, reach_real inverse_sum_sq, reach_vec3 v) {
-    reach_vec3 kv = reach_vec3_cross(axis, v);
-    return reach_vec3_add(reach_vec3_add(v, kv), reach_vec3_scale(reach_vec3_cross(axis, kv), 2 * inverse_sum_sq));
+ * axis = from × s, |s|² and 2/|s|², it scales the axis by 2/|s|² while the square root runs,
+ * then by |s|/2, instead of waiting for the square root and then for a divide. */
+static inline reach_quat unit_arc(reach_vec3 axis, reach_real sum_sq, reach_real twice_inverse_sum_sq) {
+    const reach_real half_length = reach_sqrt(sum_sq) * REACH_R(0.5);
+    const reach_vec3 c = reach_vec3_scale(reach_vec3_scale(axis, twice_inverse_sum_sq), half_length);
+    return reach_quat_make(c.x, c.y, c.z, half_length);
 }
 
 /* Solves an ordinary limb with default soft IK, stretch and weight into *out and returns 1;
@@ -377,13 +380,14 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     const reach_real l1_sq = reach_vec3_length_sq(upper), l2_sq = reach_vec3_length_sq(lower);
     const reach_real d_sq = reach_vec3_length_sq(to_target);
     /* NaN and infinity fail these, so every input but the pole has been checked. */
-    if (!(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
+    if (!ORDINARY(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
     const reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq), chain = l1 + l2;
-    if (!(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
+    if (!ORDINARY(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
     /* solve_core's resolution test, made stricter so as to need the root alone: no coordinate
      * of mid or end exceeds the root's largest by more than the chain (to a few roundings,
      * which the extra unit covers). */
-    if (!(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain))) return 0;
+    if (!ORDINARY(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain)))
+        return 0;
     /* solve_core's target line, to the same bits: its power-of-two scale changes no rounding. */
     target_line line;
     line.scale_sq = 1 / d_sq;
@@ -393,28 +397,30 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
 
     /* The bend side: toward the pole, or, with no pole or a pole on the root, where the knee
      * sticks out now (solve_core's first fallback, taken there for the same inputs). */
-    reach_vec3 side;
-    reach_real side_scale_sq;
-    const reach_vec3 to_pole = reach_vec3_sub(in->pole, root);
-    if (in->use_pole && !(to_pole.x == 0 && to_pole.y == 0 && to_pole.z == 0)) {
-        side = to_pole;
-        side_scale_sq = reach_vec3_length_sq(to_pole);
-        if (!ordinary_square(side_scale_sq)) return 0; /* also a pole that is not finite */
-    } else {
+    reach_vec3 side = reach_vec3_zero();
+    reach_real side_scale_sq = 0;
+    if (in->use_pole) {
+        side = reach_vec3_sub(in->pole, root);
+        side_scale_sq = reach_vec3_length_sq(side);
+        /* Any pole but one on the root outside the ordinary range, or not finite, is the
+         * general path's; the one on the root leaves side_scale_sq at 0. */
+        if (!ORDINARY(ordinary_square(side_scale_sq)) && !(side.x == 0 && side.y == 0 && side.z == 0)) return 0;
+    }
+    if (!(side_scale_sq > 0)) {
         reach_vec3 aim = reach_vec3_add(upper, lower);
         reach_real aim_sq = reach_vec3_length_sq(aim);
-        if (!(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
+        if (!ORDINARY(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
         side = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
         side_scale_sq = l1_sq;
     }
     const reach_vec3 off_line = target_line_reject(side, &line);
     const reach_real off_line_sq = reach_vec3_length_sq(off_line);
-    if (!(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
+    if (!ORDINARY(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
     const reach_vec3 n = reach_vec3_scale(off_line, inverse_sqrt(off_line_sq));
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
     reach_real a, h;
-    triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, line.scale, &a, &h);
+    triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, d * (REACH_R(0.5) * line.scale_sq), &a, &h);
     const reach_vec3 new_upper = reach_vec3_add(reach_vec3_scale(to_target, a * line.scale), reach_vec3_scale(n, h));
     const reach_vec3 new_end = reach_vec3_scale(to_target, dc * line.scale);
 
@@ -427,23 +433,32 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
          * asked for, or the positions and residual would differ by a rounding between the two. */
         const reach_vec3 from = reach_vec3_scale(upper, inv_l1), to = reach_vec3_scale(new_upper, inv_l1);
         const reach_vec3 lower_dir = reach_vec3_scale(lower, inv_l2);
+        const reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
         const reach_vec3 root_sum = reach_vec3_add(from, to);
         const reach_real root_sum_sq = reach_vec3_length_sq(root_sum);
-        reach_vec3 turned_lower;
+        reach_vec3 turned_lower, mid_sum;
         if (root_sum_sq > HALF_TURN_SUM_SQ) {
+            /* The lower bone turned by the root arc, by Rodrigues' formula for the arc,
+             * v + k × v + k × (k × v) / (1 + from·to) with k = from × s and 1 + from·to = |s|²/2:
+             * it needs the divide alone, not the normalised quaternion, so the mid arc does not
+             * wait for the root arc's square root. Its sum with the new lower bone is taken
+             * from the parts known before the divide. */
             const reach_vec3 axis = reach_vec3_cross(from, root_sum);
-            const reach_real inverse_sum_sq = 1 / root_sum_sq;
-            root_rotation = unit_arc(axis, root_sum_sq, inverse_sum_sq);
-            turned_lower = turn_by_arc(axis, inverse_sum_sq, lower_dir);
+            const reach_real twice_inverse_sum_sq = 2 / root_sum_sq;
+            const reach_vec3 kv = reach_vec3_cross(axis, lower_dir), kkv = reach_vec3_cross(axis, kv);
+            const reach_vec3 partial_turn = reach_vec3_add(lower_dir, kv);
+            const reach_vec3 partial_sum = reach_vec3_add(partial_turn, new_lower_dir);
+            root_rotation = unit_arc(axis, root_sum_sq, twice_inverse_sum_sq);
+            turned_lower = reach_vec3_mad(partial_turn, kkv, twice_inverse_sum_sq);
+            mid_sum = reach_vec3_mad(partial_sum, kkv, twice_inverse_sum_sq);
         } else {
             root_rotation = reach_quat_shortest_arc(from, to);
             turned_lower = reach_quat_rotate(root_rotation, lower_dir);
+            mid_sum = reach_vec3_add(turned_lower, new_lower_dir);
         }
-        const reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
-        const reach_vec3 mid_sum = reach_vec3_add(turned_lower, new_lower_dir);
         const reach_real mid_sum_sq = reach_vec3_length_sq(mid_sum);
         mid_rotation = mid_sum_sq > HALF_TURN_SUM_SQ
-                           ? unit_arc(reach_vec3_cross(turned_lower, mid_sum), mid_sum_sq, 1 / mid_sum_sq)
+                           ? unit_arc(reach_vec3_cross(turned_lower, mid_sum), mid_sum_sq, 2 / mid_sum_sq)
                            : reach_quat_shortest_arc(turned_lower, new_lower_dir);
     }
     /* The end lies on the target line at dc, the target at d. */

@@ -6,14 +6,38 @@
 #include "internal.h"
 #include "reach/two_bone.h"
 
-static int transform_is_finite(reach_transform t) {
-    return reach_quat_is_finite(t.rotation) && reach_vec3_is_finite(t.translation);
+/* Valid rigs are the usual case. Saying so keeps the compiler from taking the solve behind the
+ * checks for cold code, which it would leave the vector and quaternion helpers out of line in. */
+#if defined(__GNUC__)
+#define USUALLY(condition) __builtin_expect(!!(condition), 1)
+#else
+#define USUALLY(condition) (condition)
+#endif
+
+/* 0 when every component is finite, NaN otherwise (x − x is +0 for finite x and NaN for
+ * infinity and NaN): one sum checks many numbers without a branch each. */
+static inline reach_real vec3_probe(reach_vec3 v) { return (v.x - v.x) + (v.y - v.y) + (v.z - v.z); }
+static inline reach_real quat_probe(reach_quat q) { return (q.x - q.x) + (q.y - q.y) + (q.z - q.z) + (q.w - q.w); }
+static inline reach_real transform_probe(reach_transform t) {
+    return quat_probe(t.rotation) + vec3_probe(t.translation);
+}
+
+/* Whether every input the solve reads is finite: the pole and the end orientation only when
+ * they are used. */
+static int rig_input_is_finite(const reach_two_bone_rig_input *in) {
+    const reach_affine *p = &in->parent_world;
+    reach_real probe = vec3_probe(p->linear.col[0]) + vec3_probe(p->linear.col[1]) + vec3_probe(p->linear.col[2]) +
+                       vec3_probe(p->translation) + transform_probe(in->root_local) + transform_probe(in->mid_local) +
+                       transform_probe(in->end_local) + vec3_probe(in->target);
+    if (in->use_pole) probe += vec3_probe(in->pole);
+    if (in->use_end_orientation) probe += quat_probe(in->end_orientation);
+    return probe == 0;
 }
 
 static int quat_has_length(reach_quat q) { return reach_quat_dot(q, q) > 0; }
 
 /* Renormalises a product of unit quaternions (its length is 1 to rounding): plain 1/sqrt. */
-static reach_quat unit(reach_quat q) {
+static inline reach_quat unit(reach_quat q) {
     reach_real inv = 1 / reach_sqrt(reach_quat_dot(q, q));
     return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
@@ -21,7 +45,7 @@ static reach_quat unit(reach_quat q) {
 /* Unit quaternion along q (which has length): plain 1/sqrt where its square is far from the
  * ends of the range, as it is for the unit or nearly unit rotations rigs hold; the robust
  * route otherwise. */
-static reach_quat normalized(reach_quat q) {
+static inline reach_quat normalized(reach_quat q) {
     reach_real sq = reach_quat_dot(q, q);
     if (sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100)) {
         reach_real inv = 1 / reach_sqrt(sq);
@@ -31,7 +55,7 @@ static reach_quat normalized(reach_quat q) {
 }
 
 /* Plain distance where its square is in range, the robust one otherwise. */
-static reach_real distance(reach_vec3 a, reach_vec3 b) {
+static inline reach_real distance(reach_vec3 a, reach_vec3 b) {
     reach_real d = reach_vec3_distance(a, b);
     return reach_is_finite(d) ? d : reach_vec3_length_robust(reach_vec3_sub(a, b));
 }
@@ -41,17 +65,14 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     REACH_CHECK_ARG(in && out);
     reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
     reach_status st = reach__two_bone_check_options(&opt);
-    if (st != REACH_OK) return st;
-    if (!reach_affine_is_finite(in->parent_world) || !transform_is_finite(in->root_local) ||
-        !transform_is_finite(in->mid_local) || !transform_is_finite(in->end_local) ||
-        !reach_vec3_is_finite(in->target) || (in->use_pole && !reach_vec3_is_finite(in->pole)) ||
-        (in->use_end_orientation && !reach_quat_is_finite(in->end_orientation)))
-        return REACH_ERROR_NOT_FINITE;
-    if (!quat_has_length(in->root_local.rotation) || !quat_has_length(in->mid_local.rotation) ||
-        !quat_has_length(in->end_local.rotation) || (in->use_end_orientation && !quat_has_length(in->end_orientation)))
+    if (!USUALLY(st == REACH_OK)) return st;
+    if (!USUALLY(rig_input_is_finite(in))) return REACH_ERROR_NOT_FINITE;
+    if (!USUALLY(quat_has_length(in->root_local.rotation) && quat_has_length(in->mid_local.rotation) &&
+                 quat_has_length(in->end_local.rotation) &&
+                 (!in->use_end_orientation || quat_has_length(in->end_orientation))))
         return REACH_ERROR_BAD_QUATERNION;
     reach_affine to_parent;
-    if (!reach_affine_inverse(in->parent_world, &to_parent)) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!USUALLY(reach_affine_inverse(in->parent_world, &to_parent))) return REACH_ERROR_INVALID_ARGUMENT;
 
     /* Forward kinematics in the parent's space. */
     reach_quat r_root = normalized(in->root_local.rotation);
@@ -74,7 +95,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     local_opt.tolerance = 0; /* judged below, in world units */
     reach_two_bone_output solved;
     st = reach_two_bone_solve(&local_in, &local_opt, &solved);
-    if (st != REACH_OK) return st;
+    if (!USUALLY(st == REACH_OK)) return st;
 
     reach_two_bone_rig_output r;
     reach_quat new_root = reach_quat_mul(solved.root_rotation, r_root);
