@@ -46,14 +46,17 @@ static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visi
     }
 }
 
-/* Turns (about origin) and shifts everything below bone i that the sweep keeps track of. */
+/* Turns (about origin) and shifts everything below bone i that the sweep keeps track of. An
+ * effector's rotation is kept only where a target asks for an orientation: nothing else reads
+ * it. */
 static void move_below(reach__ik *ik, int i, reach_vec3 origin, reach_quat turn, reach_vec3 shift) {
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
         if (reach__is_ancestor(ik->skeleton, i, t->bone)) {
             ik->effector[j] = reach_vec3_add(
                 reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->effector[j], origin))), shift);
-            ik->effector_rot[j] = reach__quat_unit(reach_quat_mul(turn, ik->effector_rot[j]));
+            if (t->kind == REACH_TARGET_POSITION && t->use_orientation)
+                ik->effector_rot[j] = reach__quat_unit(reach_quat_mul(turn, ik->effector_rot[j]));
         }
         if (t->kind == REACH_TARGET_MEET && reach__is_ancestor(ik->skeleton, i, t->meet_bone))
             ik->partner[j] = reach_vec3_add(
@@ -201,9 +204,10 @@ static int closing_hinge_turn(const reach__ik *ik, int i, reach_vec3 origin, rea
     return 1;
 }
 
-/* Ball and cone: the rotation that best serves the effectors below, then the joint's limits. */
+/* Ball and cone: the rotation that best serves the effectors below, then the joint's limits.
+ * *turned receives the world turn taken when the joint takes it whole (a ball joint). */
 static int turn_free(const reach__ik *ik, int i, reach_vec3 origin, const reach_joint *joint, reach_quat parent_rot,
-                     reach_quat *local) {
+                     reach_quat *local, reach_quat *turned) {
     fit_context f;
     f.pairs = 0;
     f.orientation = 0;
@@ -230,6 +234,7 @@ static int turn_free(const reach__ik *ik, int i, reach_vec3 origin, const reach_
     /* A ball joint allows every rotation: nothing to project. */
     if (joint->type == REACH_JOINT_BALL) {
         *local = reach__quat_unit(wanted);
+        *turned = turn;
         return 0;
     }
     return reach_joint_project_rotation(joint, ik->skeleton->rest[i].rotation, wanted, local);
@@ -282,16 +287,21 @@ static int step(reach__ik *ik, int i) {
     reach_vec3 origin = ik->pos[i];
     reach_quat local = ik->local[i].rotation;
     reach_vec3 shift = reach_vec3_zero();
+    reach_quat turned = reach_quat_identity();
     int clamped = 0;
     switch (joint.type) {
     case REACH_JOINT_BALL:
-    case REACH_JOINT_CONE: clamped = turn_free(ik, i, origin, &joint, parent_rot, &local); break;
+    case REACH_JOINT_CONE: clamped = turn_free(ik, i, origin, &joint, parent_rot, &local, &turned); break;
     case REACH_JOINT_HINGE: clamped = turn_hinge(ik, i, origin, &joint, parent_rot, &local); break;
     case REACH_JOINT_PRISMATIC: clamped = slide(ik, i, &joint, parent_rot, &shift); /* fall through */
     case REACH_JOINT_FIXED: local = sk->rest[i].rotation; break;
     }
     reach_quat world = reach__quat_unit(reach_quat_mul(parent_rot, local));
-    reach_quat turn = reach__quat_unit(reach_quat_mul(world, reach_quat_conjugate(ik->rot[i])));
+    /* A ball joint took its turn whole: what lies below moves by that turn, the one its new
+     * rotation would give back to rounding, without waiting for that rotation. */
+    reach_quat turn = joint.type == REACH_JOINT_BALL
+                          ? turned
+                          : reach__quat_unit(reach_quat_mul(world, reach_quat_conjugate(ik->rot[i])));
     move_below(ik, i, origin, turn, shift);
     ik->local[i].rotation = reach__quat_unit(local);
     ik->rot[i] = world;

@@ -218,7 +218,12 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
                                  int (*polish)(reach__ik *ik), int may_move_root);
 
 /* Nonzero when `ancestor` is `bone` or lies on the path from bone up to its skeleton root. */
-int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone);
+static inline int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone) {
+    /* Parents come before their children: walk up while above `ancestor`'s index. */
+    while (bone > ancestor)
+        bone = skeleton->parents[bone];
+    return bone == ancestor;
+}
 
 /* ---- best-fit rotation ------------------------------------------------------------------ */
 

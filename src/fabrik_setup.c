@@ -62,12 +62,6 @@ size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) 
 
 /* ---- checking --------------------------------------------------------------------------- */
 
-int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone) {
-    while (bone > ancestor)
-        bone = skeleton->parents[bone];
-    return bone == ancestor;
-}
-
 static int topmost_ancestor(const reach_skeleton *skeleton, int bone) {
     while (skeleton->parents[bone] >= 0)
         bone = skeleton->parents[bone];
