@@ -203,7 +203,8 @@ K_SOLVE(const reach_two_bone_batch *b, int i, reach_real tolerance_scale, reach_
     KV inv_d = K_RSQRT(dsq);
     KV d = dsq * inv_d;
     KV chain = l1 + l2;
-    ok &= K_GT(K_MIN(l1, l2), chain * REACH_ZERO_LENGTH_RATIO);
+    KV near = K_MIN(l1, l2); /* the shorter bone, from whose end the triangle's foot is measured */
+    ok &= K_GT(near, chain * REACH_ZERO_LENGTH_RATIO);
     /* The scalar solver's resolution test, made stricter so as to need the root alone: no
      * coordinate of mid or end exceeds the root's largest by more than the chain (to a few
      * roundings, which the extra unit in BATCH_RESOLUTION_ULPS + 1 covers). Stricter still
@@ -249,7 +250,7 @@ K_SOLVE(const reach_two_bone_batch *b, int i, reach_real tolerance_scale, reach_
     KV square_gap = l1sq - l2sq;
     KM upper_longer = K_GE(square_gap, zero);
     square_gap = K_ABS(square_gap);
-    KV near = K_SEL(upper_longer, l2, l1), near_sq = K_SEL(upper_longer, l2sq, l1sq);
+    KV near_sq = K_MIN(l1sq, l2sq);
     KM stretched = K_GE(d, chain), straight_or_folded = stretched | K_LE(d * chain, square_gap);
     /* The end's distance, clamped to the reach range as the scalar solver clamps it. */
     KV dc = K_MIN(K_MAX(d, K_ABS(l1 - l2)), chain);
