@@ -253,6 +253,70 @@ static void rotations_change_neither_positions_nor_residual(void **state) {
     }
 }
 
+/* The short path's rotations on seeded ordinary limbs of many sizes: unit quaternions that
+ * carry the old upper bone onto the new one, and the old lower bone, turned by both, onto the
+ * new lower one, to the rounding of the joints' coordinates (measured: 11 eps at most). */
+static void rotations_are_unit_and_turn_the_bones(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x5707);
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    const reach_real eps = REACH_REAL_EPSILON;
+    for (int n = 0; n < TEST_CASES; ++n) {
+        reach_real size = (reach_real)pow(10.0, test_uniform_double(&rng, -3, 3));
+        reach_two_bone_input in = random_limb(&rng, size);
+        reach_two_bone_output out;
+        if (reach_two_bone_solve(&in, &opt, &out) != REACH_OK) continue;
+        /* An arc is as unit as the directions it is built from: the old upper bone made unit by
+         * a divide, and for the mid arc the new lower bone, whose length is the lower bone's
+         * only to the rounding of the joints (measured: 8 and 23 eps at most). */
+        ASSERT_NEAR(reach_quat_dot(out.root_rotation, out.root_rotation), 1, 16 * eps, "root rotation is unit");
+        ASSERT_NEAR(reach_quat_dot(out.mid_rotation, out.mid_rotation), 1, 64 * eps, "mid rotation is unit");
+        reach_vec3 old_upper = reach_vec3_sub(in.mid, in.root), old_lower = reach_vec3_sub(in.end, in.mid);
+        reach_vec3 new_upper = reach_vec3_sub(out.mid, in.root), new_lower = reach_vec3_sub(out.end, out.mid);
+        reach_real chain = reach_vec3_length(old_upper) + reach_vec3_length(old_lower);
+        reach_real tol = 32 * eps * (chain + reach_vec3_max_abs(in.root));
+        ASSERT_VEC3_NEAR(reach_quat_rotate(out.root_rotation, old_upper), new_upper, tol, "root rotation turns upper");
+        reach_quat lower_total = reach_quat_mul(out.mid_rotation, out.root_rotation);
+        ASSERT_VEC3_NEAR(reach_quat_rotate(lower_total, old_lower), new_lower, tol, "mid rotation turns lower");
+    }
+}
+
+/* An arc of exactly half a turn has no axis of its own: the short path takes the robust
+ * construction's, a half turn about the perpendicular of the old direction along the axis it
+ * is least along (+z here). The root turns by half a revolution when a straight limb along +x
+ * reaches straight behind it, and by a few roundings less when the target moves off that line
+ * by a few units in the last place, on both sides of where the robust construction takes
+ * over; the mid joint turns by half a revolution when a straight limb folds back onto itself. */
+static void half_turns_take_the_robust_arc(void **state) {
+    (void)state;
+    reach_two_bone_options opt = reach_two_bone_default_options();
+    const reach_quat half_turn_about_z = reach_quat_make(0, 0, 1, 0);
+    reach_two_bone_input in;
+    in.root = reach_vec3_zero();
+    in.mid = reach_vec3_make(1, 0, 0);
+    in.end = reach_vec3_make(2, 0, 0);
+    in.pole = reach_vec3_make(0, 0, 1);
+    in.use_pole = 1;
+    for (int k = 0; k <= 16; ++k) {
+        in.target = reach_vec3_make(-2, (reach_real)k * REACH_REAL_EPSILON, 0);
+        reach_two_bone_output out;
+        assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_OK);
+        /* The new upper bone is (-1, k·eps/2, 0): |from + to|² = k²·eps²/4, at most the
+         * robust construction's 2·eps² for k <= 2. */
+        int robust = test_bytes_equal(&out.root_rotation, &half_turn_about_z, sizeof half_turn_about_z);
+        assert_int_equal(robust, k <= 2);
+        check_agreement(&in, &opt);
+    }
+
+    in.end = reach_vec3_make(REACH_R(1.5), 0, 0);
+    in.target = reach_vec3_make(REACH_R(0.5), 0, 0);
+    reach_two_bone_output out;
+    assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_OK);
+    ASSERT_VEC3_NEAR(out.end, in.target, 0, "folded onto the target");
+    assert_true(test_bytes_equal(&out.mid_rotation, &half_turn_about_z, sizeof half_turn_about_z));
+    check_agreement(&in, &opt);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ordinary_limbs_agree_with_the_general_path),
@@ -261,6 +325,8 @@ int main(void) {
         cmocka_unit_test(bend_sides_on_their_limits_agree_either_way),
         cmocka_unit_test(degenerate_limbs_agree_either_way),
         cmocka_unit_test(rotations_change_neither_positions_nor_residual),
+        cmocka_unit_test(rotations_are_unit_and_turn_the_bones),
+        cmocka_unit_test(half_turns_take_the_robust_arc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Two-bone IK on a hierarchy: forward kinematics of the new local rotations must put the end
  * where the solver says, under identity, translated, rotated, non-uniformly scaled and
  * mirrored parents, and the end joint must keep (or take) its world rotation. */
+#include <math.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -165,12 +166,78 @@ static void bad_rigs_are_errors_with_output_untouched(void **state) {
     assert_true(test_bytes_equal(&out, &before, sizeof out));
 }
 
+/* The addresses of v's components, appended to numbers at *count. */
+static void add_vec3_numbers(reach_vec3 *v, reach_real **numbers, int *count) {
+    numbers[(*count)++] = &v->x;
+    numbers[(*count)++] = &v->y;
+    numbers[(*count)++] = &v->z;
+}
+
+static void add_quat_numbers(reach_quat *q, reach_real **numbers, int *count) {
+    numbers[(*count)++] = &q->x;
+    numbers[(*count)++] = &q->y;
+    numbers[(*count)++] = &q->z;
+    numbers[(*count)++] = &q->w;
+}
+
+/* Every number of the rig input, the pole's and the end orientation's last. */
+#define RIG_NUMBERS 43
+static int rig_numbers(reach_two_bone_rig_input *in, reach_real **numbers) {
+    int count = 0;
+    for (int c = 0; c < 3; ++c)
+        add_vec3_numbers(&in->parent_world.linear.col[c], numbers, &count);
+    add_vec3_numbers(&in->parent_world.translation, numbers, &count);
+    reach_transform *locals[] = {&in->root_local, &in->mid_local, &in->end_local};
+    for (int b = 0; b < 3; ++b) {
+        add_quat_numbers(&locals[b]->rotation, numbers, &count);
+        add_vec3_numbers(&locals[b]->translation, numbers, &count);
+    }
+    add_vec3_numbers(&in->target, numbers, &count);
+    add_vec3_numbers(&in->pole, numbers, &count);
+    add_quat_numbers(&in->end_orientation, numbers, &count);
+    return count;
+}
+
+/* Any number the solve reads, made NaN or infinite, is an error that leaves the output
+ * untouched; the pole and the end orientation are not read when they are not used. */
+static void every_non_finite_number_is_an_error(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(301);
+    reach_two_bone_rig_input in = random_rig(&rng, SCALED);
+    in.target = test_in_ball(&rng, 2);
+    in.end_orientation = test_unit_quat(&rng);
+    in.use_end_orientation = 1;
+    reach_two_bone_rig_output out, before;
+    assert_int_equal(reach_two_bone_solve_rig(&in, NULL, &out), REACH_OK);
+    memset(&out, 0x5a, sizeof out);
+    before = out;
+    const reach_real bad_numbers[] = {(reach_real)NAN, (reach_real)INFINITY, -(reach_real)INFINITY};
+    for (int i = 0; i < RIG_NUMBERS; ++i) {
+        for (int b = 0; b < 3; ++b) {
+            reach_two_bone_rig_input bad = in;
+            reach_real *numbers[RIG_NUMBERS];
+            assert_int_equal(rig_numbers(&bad, numbers), RIG_NUMBERS);
+            *numbers[i] = bad_numbers[b];
+            assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_NOT_FINITE);
+            assert_true(test_bytes_equal(&out, &before, sizeof out));
+            /* The last seven are the pole's and the end orientation's: unused, not read. */
+            if (i >= RIG_NUMBERS - 7) {
+                bad.use_pole = 0;
+                bad.use_end_orientation = 0;
+                assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_OK);
+                out = before;
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forward_kinematics_reproduces_the_solve_under_any_parent),
         cmocka_unit_test(end_orientation_is_taken_under_rigid_parents),
         cmocka_unit_test(stretch_scales_the_local_translations),
         cmocka_unit_test(bad_rigs_are_errors_with_output_untouched),
+        cmocka_unit_test(every_non_finite_number_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
