@@ -303,6 +303,33 @@ static void straight_chain_target_on_its_line(void **state) {
     }
 }
 
+/* Straight chains of uneven links, at lengths whose sums round, with the target on the chain's
+ * own line ahead and behind: the two-bone step then finds the middle joint on the line from the
+ * root, where what is left of the joint across that line is rounding, some of it along the line
+ * itself. The chain must still bend off the line with its links whole and reach. */
+static void straight_chain_on_its_line_at_uneven_lengths(void **state) {
+    (void)state;
+    reach_solver_settings settings = reach_solver_default_settings();
+    reach_transform pose[RIG_MAX_BONES];
+    const reach_real scales[] = {REACH_R(0.3), REACH_R(0.7), REACH_R(1.3), REACH_R(3.1)};
+    for (int si = 0; si < 4; ++si) {
+        for (int links = 2; links <= 12; ++links) {
+            reach_real lengths[RIG_MAX_BONES], total = 0;
+            for (int i = 0; i < links; ++i) {
+                lengths[i] = scales[si] * (1 + REACH_R(0.37) * (reach_real)(i % 3));
+                total += lengths[i];
+            }
+            rig r;
+            rig_straight_chain(&r, links, lengths);
+            for (int side = -1; side <= 1; side += 2) {
+                reach_vec3 goal = reach_vec3_make(0, (reach_real)side * REACH_R(0.45) * total, 0);
+                reach_solve_result result = solve_to(&r, goal, &settings, pose);
+                assert_true(result.reached);
+            }
+        }
+    }
+}
+
 static void tiny_and_huge_scales(void **state) {
     (void)state;
     static const reach_real scales[] = {REACH_R(1e-6), REACH_R(1e6)};
@@ -338,6 +365,7 @@ int main(void) {
         cmocka_unit_test(target_at_root),
         cmocka_unit_test(fully_folded_chain),
         cmocka_unit_test(straight_chain_target_on_its_line),
+        cmocka_unit_test(straight_chain_on_its_line_at_uneven_lengths),
         cmocka_unit_test(tiny_and_huge_scales),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
