@@ -34,11 +34,12 @@ typedef int batch_lane_int;
 #define BATCH_MAX_SQUARE 0x1p+40f
 #define BATCH_LARGEST    FLT_MAX
 #endif
-/* Batches of at least this many limbs stream their outputs past the caches: their arrays (45 MB
- * in float) are larger than the last-level cache of the machine the figures come from, where
- * streaming a batch that fits (100 000 limbs) was a third slower and a million limbs a fifth
- * faster. */
-#define BATCH_STREAM_LIMBS (1 << 19)
+/* Batches whose coordinate arrays (21 per limb) hold at least this many bytes stream their
+ * outputs past the caches: about the last-level cache of the machine the figures come from
+ * (36 MB), where streaming was a third slower for batches of 100 000 limbs (9 MB), a tenth
+ * slower at 300 000, even at 400 000 to 500 000 (the halves of a million-limb batch split over
+ * two threads) and a fifth faster at a million. */
+#define BATCH_STREAM_BYTES ((size_t)32 << 20)
 /* A bend side shorter than this fraction of its vector is left to the scalar solver, which
  * knows the fallbacks (pole on the target line, knee straight). */
 #define BATCH_SIDE_RATIO REACH_R(1e-3)

@@ -407,7 +407,8 @@ static void every_batch_size_gives_the_same_bits(void **state) {
  * are stored as usual. */
 static void streamed_batches_give_the_same_bits(void **state) {
     (void)state;
-    const int count = (1 << 19) + 21;
+    /* Past the 32 MB of coordinate arrays (21 per limb) from which the library streams. */
+    const int count = (int)(((size_t)32 << 20) / (21 * sizeof(reach_real))) + 21;
     soa big = soa_make(count + 1), small = soa_make(count + 1);
     test_rng rng = test_rng_make(59);
     for (int i = 0; i < count; ++i) {
