@@ -120,6 +120,12 @@ static void free_forward(reach__ik *ik) {
 int reach__fabrik_chain_iterate(reach__ik *ik) {
     reach_vec3 target = ik->targets[0].position, root = ik->pos[ik->root];
     reach_vec3 offset = reach_vec3_sub(target, root);
+    if (!ik->rotations_stale) {
+        /* Where each link points while the rotations still hold, for the swing that recovers
+         * them: the joints' positions came from those rotations. */
+        for (int k = 1; k < ik->active_count; ++k)
+            ik->link_before[ik->active[k]] = reach_vec3_sub(ik->pos[ik->active[k]], ik->pos[ik->active[k - 1]]);
+    }
     ik->rotations_stale = 1;
     if (reach_vec3_length(offset) >= ik->chain_length) {
         /* Out of reach: the chain lies straight toward the target. */
@@ -143,17 +149,18 @@ void reach__ik_sync_rotations(reach__ik *ik) {
     int n = ik->active_count - 1;
     for (int k = 0; k < n; ++k) {
         int b = ik->active[k], c = ik->active[k + 1];
-        /* The smallest swing from where the link to c pointed to where it points now; c's joint
-         * then follows from the rotation, so what rounding the chain gathered is not passed on. */
-        reach_vec3 link = ik->local[c].translation;
-        reach_vec3 now = reach__unit(reach_quat_rotate(ik->rot[b], link), reach_vec3_zero());
+        /* The smallest swing from where the link to c pointed to where it points now, from b's
+         * joint as the swings above placed it: c's joint then lies one link along that line (where
+         * the swing takes the link, to rounding), so what rounding the chain gathered is not
+         * passed on. */
+        reach_vec3 now = reach__unit(ik->link_before[c], reach_vec3_zero());
         reach_vec3 wanted = reach__unit(reach_vec3_sub(ik->pos[c], ik->pos[b]), now);
         reach_quat world = ik->rot[b];
         if (reach_vec3_length_sq(now) > 0)
             world = reach__quat_unit(reach_quat_mul(reach_quat_shortest_arc(now, wanted), world));
         ik->local[b].rotation = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(parent_rot), world));
         ik->rot[b] = world;
-        ik->pos[c] = reach_vec3_add(ik->pos[b], reach_quat_rotate(world, link));
+        ik->pos[c] = reach_vec3_mad(ik->pos[b], wanted, ik->link_length[c]);
         parent_rot = world;
     }
     /* The tip keeps its wanted world rotation as nearly as its joint allows. */

@@ -138,6 +138,8 @@ typedef struct reach__ik {
     reach_vec3 *partner;      /* [target_count] */
     reach_quat *kept_rot;     /* [bone_count]: the pose a restart may fall back to */
     reach_real *link_length;  /* [bone_count]: |local translation| of each active bone */
+    reach_vec3 *link_before;  /* [bone_count]: free chain: each link in world space where the
+                                 rotations last held, for reach__ik_sync_rotations */
     int free_chain;           /* one position target on a chain of freely turning joints */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
@@ -198,9 +200,19 @@ reach_vec3 reach__ik_held_or_current(const reach__ik *ik, int bone);
 int reach__ik_measure(const reach__ik *ik, reach_real *residual, reach_real *angle_residual);
 
 /* Distance between target j's bone and what it should reach (a position or the meeting
- * partner's joint), and the angle from its wanted orientation (0 when it has none). */
-reach_real reach__ik_target_distance(const reach__ik *ik, int j);
-reach_real reach__ik_target_angle(const reach__ik *ik, int j);
+ * partner's joint), and the angle from its wanted orientation (0 when it has none). Inline:
+ * the loop takes them after every iteration. */
+static inline reach_real reach__ik_target_distance(const reach__ik *ik, int j) {
+    const reach_target *t = &ik->targets[j];
+    reach_vec3 other = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : t->position;
+    return reach__length(reach_vec3_sub(ik->pos[t->bone], other));
+}
+
+static inline reach_real reach__ik_target_angle(const reach__ik *ik, int j) {
+    const reach_target *t = &ik->targets[j];
+    if (t->kind != REACH_TARGET_POSITION || !t->use_orientation) return 0;
+    return reach_quat_angle_between(ik->rot[t->bone], ik->goal_rot[t->bone]);
+}
 
 /* Σ weight · (distance + chain length · angle): one number that falls as the solve improves. */
 reach_real reach__ik_weighted_error(const reach__ik *ik);

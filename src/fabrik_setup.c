@@ -50,6 +50,7 @@ static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int targe
     ik->partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
     ik->kept_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
     ik->link_length = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
+    ik->link_before = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
 }
 
 size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) {
@@ -369,18 +370,6 @@ void reach__ik_update_goals(reach__ik *ik) {
     }
 }
 
-reach_real reach__ik_target_distance(const reach__ik *ik, int j) {
-    const reach_target *t = &ik->targets[j];
-    reach_vec3 other = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : t->position;
-    return reach__length(reach_vec3_sub(ik->pos[t->bone], other));
-}
-
-reach_real reach__ik_target_angle(const reach__ik *ik, int j) {
-    const reach_target *t = &ik->targets[j];
-    if (t->kind != REACH_TARGET_POSITION || !t->use_orientation) return 0;
-    return reach_quat_angle_between(ik->rot[t->bone], ik->goal_rot[t->bone]);
-}
-
 int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
     reach_real distance = 0, angle = 0, total = 0;
     for (int j = 0; j < ik->target_count; ++j) {
@@ -414,11 +403,13 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     int root;
     reach_status st = check_inputs(skeleton, targets, target_count, &s, pose, &root);
     if (st != REACH_OK) return st;
-    if (scratch_size < reach__ik_scratch_size(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
-    REACH_CHECK_ARG(scratch);
+    /* The layout only places pointers, so it serves the size check too (the need it reports is
+     * reach__ik_scratch_size's). */
     reach__ik ik;
     reach__arena arena = reach__arena_make(scratch);
     layout(&ik, &arena, skeleton->bone_count, target_count);
+    if (scratch_size < reach__arena_need(&arena)) return REACH_ERROR_BUFFER_TOO_SMALL;
+    REACH_CHECK_ARG(scratch);
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, honour_move_root && s.fabrik_move_root);
