@@ -38,8 +38,10 @@ typedef int batch_lane_int;
  * outputs past the caches: about the last-level cache of the machine the figures come from
  * (36 MB), where streaming was a third slower for batches of 100 000 limbs (9 MB), a tenth
  * slower at 300 000, even at 400 000 to 500 000 (the halves of a million-limb batch split over
- * two threads) and a fifth faster at a million. */
+ * two threads) and an eighth faster at a million (a fifth with arrays off the vector alignment,
+ * which the kernel's first limbs going alone restores). */
 #define BATCH_STREAM_BYTES ((size_t)32 << 20)
+#define BATCH_STREAM_LIMBS ((int)(BATCH_STREAM_BYTES / (21 * sizeof(reach_real))))
 /* A bend side shorter than this fraction of its vector is left to the scalar solver, which
  * knows the fallbacks (pole on the target line, knee straight). */
 #define BATCH_SIDE_RATIO REACH_R(1e-3)

@@ -442,7 +442,7 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach
      * would first read the line it fills, a third more traffic. The first few limbs go alone
      * so that the groups after them start on the vector alignment the stores need, when
      * every output array shares it (as arrays from one allocator usually do). */
-    if ((size_t)b->count * 21 * sizeof(reach_real) >= BATCH_STREAM_BYTES) {
+    if (b->count >= BATCH_STREAM_LIMBS) {
         const uintptr_t misaligned = (uintptr_t)b->out_mid.x % KERNEL_BYTES;
         head = (int)((KERNEL_BYTES - misaligned) % KERNEL_BYTES / sizeof(reach_real));
         reach_real *const out[7] = {b->out_mid.x, b->out_mid.y, b->out_mid.z,   b->out_end.x,
