@@ -18,7 +18,10 @@
  *     call without the optional outputs gives the same joints;
  *   - a cold start reads no joints: other garbage in them gives the same bits;
  *   - solved again warm, a chain that reached and keeps its lengths is left bit for bit with 0
- *     iterations. */
+ *     iterations;
+ *   - cold along +y with the default tolerance and cap: what the single-chain solver reaches
+ *     from the same straight chain (a skeleton of ball joints), the batch reaches or runs to
+ *     the cap trying (it never gives up on such a target early). */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +365,41 @@ static void check_good_chain(const arrays *in, const arrays *out, int i, const r
     }
 }
 
+/* Whether the single-chain solver reaches chain i's target from the straight chain along +y, as
+ * a skeleton of ball joints with the default settings, clear of the tolerance by a rounding
+ * margin: the two solvers round differently (a target a few ε of the chain inside the tolerance
+ * may be reached by one and missed by the other). */
+static int single_chain_reaches(const arrays *a, int i, const reach_fabrik_batch_options *o) {
+    int n = a->bones, parents[MAX_BONES + 1];
+    reach_transform rest[MAX_BONES + 1], pose[MAX_BONES + 1];
+    for (int k = 0; k <= n; ++k) {
+        parents[k] = k - 1;
+        rest[k] = reach_transform_identity();
+        rest[k].translation = k == 0 ? point(a, ROOT, i) : reach_vec3_make(0, bone(a, k - 1, i), 0);
+        pose[k] = rest[k];
+    }
+    reach_skeleton skeleton = {n + 1, parents, rest, NULL};
+    static unsigned char scratch[1 << 14];
+    FUZZ_REQUIRE(reach_fabrik_scratch_size(&skeleton, 1) <= sizeof scratch);
+    reach_target target = reach_target_position(n, point(a, TARGET, i));
+    reach_solve_result result;
+    if (reach_fabrik_solve(&skeleton, &target, 1, NULL, pose, scratch, sizeof scratch, &result) != REACH_OK) return 0;
+    double chain = 0,
+           coords = fmax((double)reach_vec3_max_abs(point(a, ROOT, i)), (double)reach_vec3_max_abs(target.position));
+    for (int b = 0; b < n; ++b)
+        chain += (double)bone(a, b, i);
+    double margin = LENGTH_EPS * (double)REACH_REAL_EPSILON * (chain + coords + chain);
+    return result.reached && (double)result.residual <= (double)tolerance_of(a, i, o) - margin;
+}
+
+/* The header's promise against the single-chain solver holds for cold starts along +y with the
+ * default tolerance and at least the default cap. */
+static int compares_with_single_chain(const reach_fabrik_batch_options *o) {
+    reach_fabrik_batch_options defaults = reach_fabrik_batch_default_options();
+    return o->cold_start && o->cold_direction.x == 0 && o->cold_direction.z == 0 && o->cold_direction.y > 0 &&
+           o->tolerance == 0 && o->max_iterations >= defaults.max_iterations;
+}
+
 /* Whether every bone of chain i keeps its length to 32 ε of itself as the kernel measures it
  * (its own differences, measured here in double): the kernel's settled test allows 64 ε, and
  * its own rounding of the length is a few ε. */
@@ -544,6 +582,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             continue;
         }
         check_good_chain(&input, &solved, i, &options);
+        if (compares_with_single_chain(&options) && !((unsigned char *)solved.buffer[REACHED])[i] &&
+            ((int *)solved.buffer[ITERATIONS])[i] < options.max_iterations &&
+            single_chain_reaches(&input, i, &options)) {
+            fprintf(stderr, "chain %d: the single-chain solver reaches its target, the batch gave up\n", i);
+            dump_chain(&input, &solved, i);
+            FUZZ_REQUIRE(0);
+        }
     }
     FUZZ_REQUIRE(st == first);
     /* The padding between rows: never written. */

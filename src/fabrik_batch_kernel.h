@@ -147,6 +147,71 @@ FB_TARGET static inline FM FB_FN(_close)(FV ax, FV ay, FV az, FV ex, FV ey, FV e
 
 /* One lane group of the solve. `j` rows below are joint indices; row r of an array starts at
  * r * stride. */
+/* One CCD sweep for the lanes in `lanes`, tip to root: joint j turns the joints beyond it about
+ * itself so that the end points at the target (no turn where either direction is too short to
+ * tell, or they are parallel or opposite to a rounding); then the bones are re-spaced from the
+ * root along their new directions, so that rounding in the turns never builds up in the
+ * lengths. A sweep never moves the end away from the target. */
+FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, FM lanes, reach_real *px,
+                                        reach_real *py, reach_real *pz, FV tx, FV ty, FV tz) {
+    const FV zero = {0}, one = FB_SPLAT(1), min_square = FB_SPLAT(FB_MIN_SQUARE),
+             parallel = FB_SPLAT(FB_PARALLEL_SINE_SQUARED);
+    (void)zero; /* FB_SPLAT's base in the portable kernels only */
+    const size_t end = (size_t)n * s;
+    for (int j = n - 1; j >= 0; --j) {
+        size_t r = (size_t)j * s;
+        FV cx = VLOAD(px + r), cy = VLOAD(py + r), cz = VLOAD(pz + r);
+        FV ax = VLOAD(px + end) - cx, ay = VLOAD(py + end) - cy, az = VLOAD(pz + end) - cz;
+        FV bx = tx - cx, by = ty - cy, bz = tz - cz;
+        FV a2 = VDOT(ax, ay, az, ax, ay, az), b2 = VDOT(bx, by, bz, bx, by, bz);
+        FM turns = lanes & FB_CMP(a2, >, min_square) & FB_CMP(b2, >, min_square);
+        FV ia = one / FB_SQRT(VMAX(a2, min_square)), ib = one / FB_SQRT(VMAX(b2, min_square));
+        ax = ax * ia;
+        ay = ay * ia;
+        az = az * ia;
+        bx = bx * ib;
+        by = by * ib;
+        bz = bz * ib;
+        FV kx = ay * bz - az * by, ky = az * bx - ax * bz, kz = ax * by - ay * bx;
+        FV sine2 = VDOT(kx, ky, kz, kx, ky, kz);
+        turns &= FB_CMP(sine2, >, parallel);
+        if (!VANY(turns)) continue;
+        FV sine = FB_SQRT(VMAX(sine2, parallel)), cosine = VDOT(ax, ay, az, bx, by, bz);
+        FV ik = one / sine;
+        kx = kx * ik;
+        ky = ky * ik;
+        kz = kz * ik;
+        for (int m = j + 1; m <= n; ++m) {
+            size_t q = (size_t)m * s;
+            FV hx = VLOAD(px + q), hy = VLOAD(py + q), hz = VLOAD(pz + q);
+            FV vx = hx - cx, vy = hy - cy, vz = hz - cz;
+            FV along = VDOT(kx, ky, kz, vx, vy, vz) * (one - cosine);
+            FV wx = vx * cosine + (ky * vz - kz * vy) * sine + kx * along;
+            FV wy = vy * cosine + (kz * vx - kx * vz) * sine + ky * along;
+            FV wz = vz * cosine + (kx * vy - ky * vx) * sine + kz * along;
+            VSTORE(px + q, turns, cx + wx, hx);
+            VSTORE(py + q, turns, cy + wy, hy);
+            VSTORE(pz + q, turns, cz + wz, hz);
+        }
+    }
+    FV ax = VLOAD(px), ay = VLOAD(py), az = VLOAD(pz);
+    for (int m = 1; m <= n; ++m) {
+        size_t q = (size_t)m * s;
+        FV hx = VLOAD(px + q), hy = VLOAD(py + q), hz = VLOAD(pz + q);
+        FV vx = hx - ax, vy = hy - ay, vz = hz - az;
+        FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
+        FM ok = lanes & FB_CMP(m2, >, min_square);
+        FV f = VLOAD(len + (size_t)(m - 1) * s) / FB_SQRT(VMAX(m2, min_square));
+        FV nx = VSEL(ok, ax + vx * f, hx), ny = VSEL(ok, ay + vy * f, hy), nz = VSEL(ok, az + vz * f, hz);
+        VSTORE(px + q, lanes, nx, hx);
+        VSTORE(py + q, lanes, ny, hy);
+        VSTORE(pz + q, lanes, nz, hz);
+        ax = nx;
+        ay = ny;
+        az = nz;
+    }
+}
+
 FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_error) {
     const reach_fabrik_batch *b = job->batch;
     const size_t s = job->stride;
@@ -284,19 +349,20 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
     }
 
     /* ---- the iterations ---- */
-    FM kicks = none;
-    FV previous = error;
+    FM kicks = none, polishing = none;
+    FV previous = error, checkpoint = error;
     for (int it = 0; it < job->max_iterations; ++it) {
         const FM active = ~done;
         if (!VANY(active)) break;
+        const FM passes = active & ~polishing; /* the lanes FABRIK's passes move this iteration */
 
         /* Backward: the end onto the target, each joint one bone from the joint above it on
          * the line toward where it was; a joint on top of that one keeps its bone's direction. */
         FV nx = tx, ny = ty, nz = tz;
         FV ox = VLOAD(px + end), oy = VLOAD(py + end), oz = VLOAD(pz + end);
-        VSTORE(px + end, active, tx, ox);
-        VSTORE(py + end, active, ty, oy);
-        VSTORE(pz + end, active, tz, oz);
+        VSTORE(px + end, passes, tx, ox);
+        VSTORE(py + end, passes, ty, oy);
+        VSTORE(pz + end, passes, tz, oz);
         for (int j = n - 1; j >= 0; --j) {
             size_t r = (size_t)j * s;
             FV cx = VLOAD(px + r), cy = VLOAD(py + r), cz = VLOAD(pz + r);
@@ -306,9 +372,9 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             FV f = VLOAD(len + (size_t)j * s) / FB_SQRT(VMAX(m2, min_square));
             FV qx = VSEL(ok, nx - wx * f, nx + (cx - ox)), qy = VSEL(ok, ny - wy * f, ny + (cy - oy)),
                qz = VSEL(ok, nz - wz * f, nz + (cz - oz));
-            VSTORE(px + r, active, qx, cx);
-            VSTORE(py + r, active, qy, cy);
-            VSTORE(pz + r, active, qz, cz);
+            VSTORE(px + r, passes, qx, cx);
+            VSTORE(py + r, passes, qy, cy);
+            VSTORE(pz + r, passes, qz, cz);
             ox = cx;
             oy = cy;
             oz = cz;
@@ -351,7 +417,7 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
                 qz = kz;
             }
         }
-        bridged &= active;
+        bridged &= passes;
         if (VANY(bridged)) {
             FV mx = mid_x, my = mid_y, mz = mid_z;
             bridged &= FB_FN(_close)(rx, ry, rz, far_x, far_y, far_z, mid_x, mid_y, mid_z, straight, closing, bridged,
@@ -376,7 +442,7 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
          * close onto the joint after it as the backward pass left it (two circles' crossing, on
          * the side of where the backward pass put the joint between), else at where that pass
          * put its end. */
-        const FM forward = active & ~bridged;
+        const FM forward = passes & ~bridged;
         FV ax = rx, ay = ry, az = rz;
         FV bx = VLOAD(px), by = VLOAD(py), bz = VLOAD(pz); /* the backward pass's joint j */
         VSTORE(px, forward, rx, bx);
@@ -412,6 +478,8 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             az = nz2;
         }
 
+        if (VANY(active & polishing)) FB_FN(_ccd_sweep)(len, s, n, active & polishing, px, py, pz, tx, ty, tz);
+
         iterations -= active;
         error = VSEL(active, FB_END_DISTANCE(), error);
         FM reached = FB_CMP(error, <=, tolerance);
@@ -419,6 +487,14 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
         FM stalled = active & ~reached & ~FB_CMP(VABS(previous - error), >, threshold);
         FM kick = stalled & FB_CMP(kicks, <, FB_MASK_SPLAT(FB_MAX_KICKS));
         done |= active & (reached | (stalled & ~kick));
+        /* As reach_fabrik_solve: a lane crawling (its error not halved over a window) or with
+         * half its iterations gone hands over to CCD sweeps, which only ever move downhill and
+         * fold a chain where FABRIK's passes crawl (a long bone with short ones after it). */
+        if ((it + 1) % FB_CRAWL_WINDOW == 0) {
+            polishing |= active & ~reached & FB_CMP(error, >, checkpoint * FB_SPLAT(REACH_R(0.5)));
+            checkpoint = VSEL(active, error, checkpoint);
+        }
+        if (2 * (it + 1) >= job->max_iterations) polishing |= active & ~reached;
         if (VANY(kick)) {
             /* Bend every bone about one axis across the line to the target, bone j by (j + 1)
              * times the angle, so a chain stuck on that line leaves it. */

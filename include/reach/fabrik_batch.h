@@ -17,6 +17,13 @@
  *              two iterations
  *   out of reach  a target at least the chain's length from the root: the chain lies straight
  *              toward it (one iteration)
+ *   crawls     a lane whose distance to the target has not halved over 8 iterations, or
+ *              that has used half its iterations, goes on with CCD sweeps (each joint, tip
+ *              to root, turns the rest so that the end points at the target), which only
+ *              ever move the end nearer: a chain that must fold back on itself (a long bone
+ *              with short ones after it, the target near the inside of its reach) crawls
+ *              under FABRIK's passes, as it does in the single-chain solver, which polishes
+ *              the same way
  *   stalls     a lane whose distance to the target stops falling (by 1e-3 of its tolerance)
  *              short of a target it could reach is bent a little about an axis across the
  *              line to the target, at most twice, then gives up
@@ -34,9 +41,13 @@
  *   - every bone keeps its length to rounding (a few ε of the bone relative to the chain)
  *   - `reached` is exactly `residual <= tolerance`, and the residual is the end joint's true
  *     distance to the target as computed from the output joints
- *   - a chain that reaches agrees with reach_fabrik_solve on the same chain of ball joints
- *     (bones along +y, no limits) in that both reach; the poses of the two are close but not
- *     the same bits (the single solver turns rotations, the batch moves points)
+ *   - against reach_fabrik_solve on the same chain of ball joints (bones along +y, no
+ *     limits) from a cold start along +y: where it reaches, the batch reaches or runs to its
+ *     cap trying, never giving up early. The batch reaches the same targets on ordinary
+ *     chains (tests: seeded random sets); folding chains it misses more often at the default
+ *     cap (2–5 % of targets near the inside of their reach, the single solver 0.3 %), ending
+ *     near. The poses of the two are close but not the same bits (the single solver turns
+ *     rotations, the batch moves points)
  *   - out of reach: the chain lies straight from its root toward the target.
  *
  * Layout: joint j of chain i is at joints.x[j * stride + i] (likewise .y and .z), bone b's
