@@ -498,11 +498,10 @@ static reach_status solve_general(const reach_two_bone_input *in, const reach_tw
 reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
                                   reach_two_bone_output *out) {
     REACH_CHECK_ARG(in && out);
-    if (!options) {
-        if (solve_ordinary(in, 0, 1, out)) return REACH_OK;
-    } else if (ordinary_options(options) && solve_ordinary(in, options->tolerance, options->rotations, out)) {
+    /* One call of the short path, so that it is compiled into this function. */
+    if ((!options || ordinary_options(options)) &&
+        solve_ordinary(in, options ? options->tolerance : 0, options ? options->rotations : 1, out))
         return REACH_OK;
-    }
     return solve_general(in, options, out);
 }
 
