@@ -212,6 +212,86 @@ FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, 
     }
 }
 
+/* The folded bridge (see its use below) for the lanes in `lanes`; returns those it bridged. */
+FB_TARGET static FM FB_FN(_fold_bridge)(const reach_real *len, size_t s, int n, FM lanes, FV rx, FV ry, FV rz,
+                                        reach_real *px, reach_real *py, reach_real *pz) {
+    const FV zero = {0}, largest = FB_SPLAT(FB_LARGEST), min_square = FB_SPLAT(FB_MIN_SQUARE);
+    const FM none = {0};
+    FM bridged = none, split = none, last = none;
+    FV far_x = zero, far_y = zero, far_z = zero, hint_x = zero, hint_y = zero, hint_z = zero, first_run = zero,
+       second_run = zero;
+    FV total = VLOAD(len);
+    for (int k = 2; k <= n; ++k) {
+        total = total + VLOAD(len + (size_t)(k - 1) * s);
+        /* The split m (1 … k − 1) whose first run A is nearest half of the total. */
+        FV run = zero, best_gap = largest, best_run = zero;
+        FM best = none;
+        for (int m = 1; m < k; ++m) {
+            run = run + VLOAD(len + (size_t)(m - 1) * s);
+            FV gap = VABS((run + run) - total);
+            FM nearer = FB_CMP(gap, <, best_gap);
+            best_gap = VSEL(nearer, gap, best_gap);
+            best_run = VSEL(nearer, run, best_run);
+            best = MSEL(nearer, FB_MASK_SPLAT(m), best);
+        }
+        size_t r = (size_t)k * s;
+        FV kx = VLOAD(px + r), ky = VLOAD(py + r), kz = VLOAD(pz + r);
+        FV dx = kx - rx, dy = ky - ry, dz = kz - rz;
+        FV d = FB_SQRT(VDOT(dx, dy, dz, dx, dy, dz));
+        FM fits = lanes & ~bridged & FB_CMP(d, <=, total) & FB_CMP(d, >=, best_gap);
+        if (!VANY(fits)) continue;
+        for (int m = 1; m < k; ++m) {
+            FM here = fits & FB_CMP(best, ==, FB_MASK_SPLAT(m));
+            size_t q = (size_t)m * s;
+            hint_x = VSEL(here, VLOAD(px + q), hint_x);
+            hint_y = VSEL(here, VLOAD(py + q), hint_y);
+            hint_z = VSEL(here, VLOAD(pz + q), hint_z);
+        }
+        far_x = VSEL(fits, kx, far_x);
+        far_y = VSEL(fits, ky, far_y);
+        far_z = VSEL(fits, kz, far_z);
+        first_run = VSEL(fits, best_run, first_run);
+        second_run = VSEL(fits, total - best_run, second_run);
+        split = MSEL(fits, best, split);
+        last = MSEL(fits, FB_MASK_SPLAT(k), last);
+        bridged |= fits;
+    }
+    if (!VANY(bridged)) return none;
+    FV mx = hint_x, my = hint_y, mz = hint_z;
+    bridged &= FB_FN(_close)(rx, ry, rz, far_x, far_y, far_z, hint_x, hint_y, hint_z, first_run, second_run, bridged,
+                             &mx, &my, &mz);
+    /* The two runs' unit directions: root to joint m, joint m to joint k. */
+    FV ax = mx - rx, ay = my - ry, az = mz - rz, bx = far_x - mx, by = far_y - my, bz = far_z - mz;
+    FV ia = FB_SPLAT(1) / FB_SQRT(VMAX(VDOT(ax, ay, az, ax, ay, az), min_square));
+    FV ib = FB_SPLAT(1) / FB_SQRT(VMAX(VDOT(bx, by, bz, bx, by, bz), min_square));
+    ax = ax * ia;
+    ay = ay * ia;
+    az = az * ia;
+    bx = bx * ib;
+    by = by * ib;
+    bz = bz * ib;
+    VSTORE(px, bridged, rx, VLOAD(px));
+    VSTORE(py, bridged, ry, VLOAD(py));
+    VSTORE(pz, bridged, rz, VLOAD(pz));
+    FV run = zero;
+    for (int j = 1; j < n; ++j) {
+        size_t q = (size_t)j * s;
+        run = run + VLOAD(len + (size_t)(j - 1) * s);
+        FM on_first = bridged & FB_CMP(FB_MASK_SPLAT(j), <, split);
+        FM at_split = bridged & FB_CMP(FB_MASK_SPLAT(j), ==, split);
+        FM on_second = bridged & FB_CMP(FB_MASK_SPLAT(j), >, split) & FB_CMP(FB_MASK_SPLAT(j), <, last);
+        FV beyond = run - first_run;
+        FV x = VSEL(on_first, rx + ax * run, VSEL(at_split, mx, mx + bx * beyond));
+        FV y = VSEL(on_first, ry + ay * run, VSEL(at_split, my, my + by * beyond));
+        FV z = VSEL(on_first, rz + az * run, VSEL(at_split, mz, mz + bz * beyond));
+        FM moves = on_first | at_split | on_second;
+        VSTORE(px + q, moves, x, VLOAD(px + q));
+        VSTORE(py + q, moves, y, VLOAD(py + q));
+        VSTORE(pz + q, moves, z, VLOAD(pz + q));
+    }
+    return bridged;
+}
+
 FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_error) {
     const reach_fabrik_batch *b = job->batch;
     const size_t s = job->stride;
@@ -438,11 +518,20 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             }
         }
 
+        /* The folded bridge, for lanes the bridge above left: a chain that must fold back on
+         * itself (a long bone, then short ones, the target near the inside of its reach) fits
+         * no straight run. There the first joint k that bones 0 … k − 1 reach as two straight
+         * runs, 0 … m − 1 and m … k − 1, split where the two runs are nearest equal (the
+         * narrowest gap |A − B| a pair of runs leaves inside): joint m closes the triangle on
+         * the side where the backward pass left it, the runs lie straight either side. */
+        FM folded = passes & ~bridged;
+        if (VANY(folded)) folded = FB_FN(_fold_bridge)(len, s, n, folded, rx, ry, rz, px, py, pz);
+
         /* Forward, for the others: the root back in place; each bone aimed where the next can
          * close onto the joint after it as the backward pass left it (two circles' crossing, on
          * the side of where the backward pass put the joint between), else at where that pass
          * put its end. */
-        const FM forward = passes & ~bridged;
+        const FM forward = passes & ~bridged & ~folded;
         FV ax = rx, ay = ry, az = rz;
         FV bx = VLOAD(px), by = VLOAD(py), bz = VLOAD(pz); /* the backward pass's joint j */
         VSTORE(px, forward, rx, bx);

@@ -11,19 +11,22 @@
  * one position target at its end:
  *   backward   the end goes onto the target; each joint, tip to root, moves onto the line to
  *              the joint it came from, one bone length from the joint below
- *   forward    the root goes back to its place; each bone aims where the next one can close
- *              exactly onto the joint two further on, as the backward pass left it (the
- *              analytic two-bone step inside FABRIK); reachable targets usually take one or
- *              two iterations
+ *   bridges    after the backward pass, the first joint k that bones 0 … k − 1 reach from
+ *              the root as a straight run and one closing bone (the analytic two-bone step
+ *              with the run as one side), or else as two straight runs split where they are
+ *              nearest equal (a chain that must fold back on itself: a long bone, then short
+ *              ones): placed so, the lane reaches in this iteration, the rest of the chain
+ *              keeping the backward pass's places
+ *   forward    for lanes no bridge fits: the root goes back to its place; each bone aims
+ *              where the next one can close exactly onto the joint two further on, as the
+ *              backward pass left it
  *   out of reach  a target at least the chain's length from the root: the chain lies straight
  *              toward it (one iteration)
  *   crawls     a lane whose distance to the target has not halved over 8 iterations, or
  *              that has used half its iterations, goes on with CCD sweeps (each joint, tip
- *              to root, turns the rest so that the end points at the target), which only
- *              ever move the end nearer: a chain that must fold back on itself (a long bone
- *              with short ones after it, the target near the inside of its reach) crawls
- *              under FABRIK's passes, as it does in the single-chain solver, which polishes
- *              the same way
+ *              to root, turns the rest so that the end points at the target; then the bones
+ *              are re-spaced to their lengths), which only ever move the end nearer, as the
+ *              single-chain solver polishes
  *   stalls     a lane whose distance to the target stops falling (by 1e-3 of its tolerance)
  *              short of a target it could reach is bent a little about an axis across the
  *              line to the target, at most twice, then gives up
@@ -43,11 +46,10 @@
  *     distance to the target as computed from the output joints
  *   - against reach_fabrik_solve on the same chain of ball joints (bones along +y, no
  *     limits) from a cold start along +y: where it reaches, the batch reaches or runs to its
- *     cap trying, never giving up early. The batch reaches the same targets on ordinary
- *     chains (tests: seeded random sets); folding chains it misses more often at the default
- *     cap (2–5 % of targets near the inside of their reach, the single solver 0.3 %), ending
- *     near. The poses of the two are close but not the same bits (the single solver turns
- *     rotations, the batch moves points)
+ *     cap trying, never giving up early (the fuzz target checks this; the tests find no
+ *     target it misses on seeded sets of ordinary, folding and middle-heavy chains). The
+ *     poses of the two are close but not the same bits (the single solver turns rotations,
+ *     the batch moves points, and bridges where the single solver iterates)
  *   - out of reach: the chain lies straight from its root toward the target.
  *
  * Layout: joint j of chain i is at joints.x[j * stride + i] (likewise .y and .z), bone b's
