@@ -28,6 +28,15 @@
         }                                                                                                              \
     } while (0)
 
+/* For the checks in front of a fast path that nearly every call passes. Saying so keeps the
+ * compiler from taking the work behind them for cold code, which it would leave the small vector
+ * and quaternion helpers out of line in. */
+#if defined(__GNUC__)
+#define REACH_USUALLY(condition) __builtin_expect(!!(condition), 1)
+#else
+#define REACH_USUALLY(condition) (condition)
+#endif
+
 struct reach_two_bone_options;
 reach_status reach__two_bone_check_options(const struct reach_two_bone_options *options);
 

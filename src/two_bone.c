@@ -344,15 +344,6 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
  * and both paths compute the same bend direction. */
 #define CLEAR_SIDE_SQUARE_RATIO REACH_R(0.01)
 
-/* The short path's conditions hold for nearly every limb. Saying so keeps the compiler from
- * taking the solve behind them for cold code, which it would leave the vector helpers out of
- * line in. */
-#if defined(__GNUC__)
-#define ORDINARY(condition) __builtin_expect(!!(condition), 1)
-#else
-#define ORDINARY(condition) (condition)
-#endif
-
 static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
 
 /* Below this |from + to|², two unit vectors are opposite to a rounding: their shortest arc's
@@ -380,13 +371,13 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     const reach_real l1_sq = reach_vec3_length_sq(upper), l2_sq = reach_vec3_length_sq(lower);
     const reach_real d_sq = reach_vec3_length_sq(to_target);
     /* NaN and infinity fail these, so every input but the pole has been checked. */
-    if (!ORDINARY(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
+    if (!REACH_USUALLY(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
     const reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq), chain = l1 + l2;
-    if (!ORDINARY(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
+    if (!REACH_USUALLY(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
     /* solve_core's resolution test, made stricter so as to need the root alone: no coordinate
      * of mid or end exceeds the root's largest by more than the chain (to a few roundings,
      * which the extra unit covers). */
-    if (!ORDINARY(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain)))
+    if (!REACH_USUALLY(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain)))
         return 0;
     /* solve_core's target line, to the same bits: its power-of-two scale changes no rounding. */
     target_line line;
@@ -404,18 +395,18 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
         side_scale_sq = reach_vec3_length_sq(side);
         /* Any pole but one on the root outside the ordinary range, or not finite, is the
          * general path's; the one on the root leaves side_scale_sq at 0. */
-        if (!ORDINARY(ordinary_square(side_scale_sq)) && !(side.x == 0 && side.y == 0 && side.z == 0)) return 0;
+        if (!REACH_USUALLY(ordinary_square(side_scale_sq)) && !(side.x == 0 && side.y == 0 && side.z == 0)) return 0;
     }
     if (!(side_scale_sq > 0)) {
         reach_vec3 aim = reach_vec3_add(upper, lower);
         reach_real aim_sq = reach_vec3_length_sq(aim);
-        if (!ORDINARY(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
+        if (!REACH_USUALLY(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
         side = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
         side_scale_sq = l1_sq;
     }
     const reach_vec3 off_line = target_line_reject(side, &line);
     const reach_real off_line_sq = reach_vec3_length_sq(off_line);
-    if (!ORDINARY(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
+    if (!REACH_USUALLY(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
     const reach_vec3 n = reach_vec3_scale(off_line, inverse_sqrt(off_line_sq));
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);

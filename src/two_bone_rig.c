@@ -6,14 +6,6 @@
 #include "internal.h"
 #include "reach/two_bone.h"
 
-/* Valid rigs are the usual case. Saying so keeps the compiler from taking the solve behind the
- * checks for cold code, which it would leave the vector and quaternion helpers out of line in. */
-#if defined(__GNUC__)
-#define USUALLY(condition) __builtin_expect(!!(condition), 1)
-#else
-#define USUALLY(condition) (condition)
-#endif
-
 /* 0 when every component is finite, NaN otherwise (x − x is +0 for finite x and NaN for
  * infinity and NaN): one sum checks many numbers without a branch each. */
 static inline reach_real vec3_probe(reach_vec3 v) { return (v.x - v.x) + (v.y - v.y) + (v.z - v.z); }
@@ -65,14 +57,14 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     REACH_CHECK_ARG(in && out);
     reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
     reach_status st = reach__two_bone_check_options(&opt);
-    if (!USUALLY(st == REACH_OK)) return st;
-    if (!USUALLY(rig_input_is_finite(in))) return REACH_ERROR_NOT_FINITE;
-    if (!USUALLY(quat_has_length(in->root_local.rotation) && quat_has_length(in->mid_local.rotation) &&
-                 quat_has_length(in->end_local.rotation) &&
-                 (!in->use_end_orientation || quat_has_length(in->end_orientation))))
+    if (!REACH_USUALLY(st == REACH_OK)) return st;
+    if (!REACH_USUALLY(rig_input_is_finite(in))) return REACH_ERROR_NOT_FINITE;
+    if (!REACH_USUALLY(quat_has_length(in->root_local.rotation) && quat_has_length(in->mid_local.rotation) &&
+                       quat_has_length(in->end_local.rotation) &&
+                       (!in->use_end_orientation || quat_has_length(in->end_orientation))))
         return REACH_ERROR_BAD_QUATERNION;
     reach_affine to_parent;
-    if (!USUALLY(reach_affine_inverse(in->parent_world, &to_parent))) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!REACH_USUALLY(reach_affine_inverse(in->parent_world, &to_parent))) return REACH_ERROR_INVALID_ARGUMENT;
 
     /* Forward kinematics in the parent's space. */
     reach_quat r_root = normalized(in->root_local.rotation);
@@ -95,7 +87,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     local_opt.tolerance = 0; /* judged below, in world units */
     reach_two_bone_output solved;
     st = reach_two_bone_solve(&local_in, &local_opt, &solved);
-    if (!USUALLY(st == REACH_OK)) return st;
+    if (!REACH_USUALLY(st == REACH_OK)) return st;
 
     reach_two_bone_rig_output r;
     reach_quat new_root = reach_quat_mul(solved.root_rotation, r_root);
