@@ -48,7 +48,7 @@
  * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
  * move the redundant degrees of freedom, in J's null space (to first order invisible to the
  * targets), toward the rest pose; hinge and prismatic joints aim at their rest value kept a tenth
- * of their range inside the limits. That motion is capped at four times the current
+ * of their range inside the limits. That motion is capped at twice the current
  * (normalised) error, so it fades out as the solve converges, and a step with it that does not
  * lower the error is retried without it. The transpose method ignores null_space.
  *
