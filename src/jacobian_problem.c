@@ -160,6 +160,8 @@ static void assign_columns(jac_problem *p) {
         cached->joint = reach_skeleton_joint(skeleton, bone);
         cached->axis = reach_vec3_normalize_safe(cached->joint.axis, reach_vec3_make(0, 1, 0));
         cached->rest = reach_quat_normalize_safe(skeleton->rest[bone].rotation);
+        cached->rest_turn =
+            reach_quat_mul(cached->rest, reach_quat_make(cached->axis.x, cached->axis.y, cached->axis.z, 0));
         int rotational = type == REACH_JOINT_BALL || type == REACH_JOINT_CONE;
         p->has_cones |= type == REACH_JOINT_CONE;
         for (int axis = 0; axis < (rotational ? 3 : 1); ++axis) {
@@ -294,7 +296,7 @@ typedef struct column_scales {
 } column_scales;
 
 /* Adds k_linear · linear and k_angular · angular (rows 3..5 only with orientation) to column c. */
-static void add_column(reach_real *matrix, int columns, int row, int c, int orientation, reach_vec3 linear,
+static inline void add_column(reach_real *matrix, int columns, int row, int c, int orientation, reach_vec3 linear,
                        reach_real k_linear, reach_vec3 angular, reach_real k_angular) {
     reach_real *at = matrix + row * columns + c;
     at[0] += k_linear * linear.x;

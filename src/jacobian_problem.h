@@ -15,6 +15,9 @@ typedef struct jac_joint {
     reach_joint joint;
     reach_vec3 axis; /* the joint's axis, unit */
     reach_quat rest; /* the bone's rest rotation, unit */
+    /* rest · (axis, 0): a hinge at angle a turns the bone to cos(a/2) rest + sin(a/2) rest_turn,
+     * which is rest · (axis sin(a/2), cos(a/2)) without the product each time. */
+    reach_quat rest_turn;
 } jac_joint;
 
 typedef struct jac_problem {

@@ -76,47 +76,54 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
 
     reach__jac_state_from_pose(&p, pose, &ws.current);
     if (!reach_is_finite(ws.current.error_sq)) return REACH_ERROR_OUT_OF_RANGE;
-    reach__jac_state_copy(&p, &ws.current, &ws.best);
 
     uint64_t rng = settings->seed;
     int restarts_left = settings->restarts;
     int iterations = 0, attempt_iterations = 0;
     reach_real checkpoint = ws.current.error_sq;
-    while (!ws.best.reached && iterations < settings->max_iterations) {
+    /* Within an attempt the current state only ever improves (a trial is taken only when it is
+     * better), so the best is the current one until a restart leaves it: copied then, not at
+     * every iteration. */
+    const jac_state *best = &ws.current;
+    while (!best->reached && iterations < settings->max_iterations) {
         ++iterations;
         ++attempt_iterations;
         int moved = reach__jac_compute_step(&p, settings, &ws.current, &ws) && take_step(&p, &ws);
-        if (better(&ws.current, &ws.best)) reach__jac_state_copy(&p, &ws.current, &ws.best);
+        if (best != &ws.current && better(&ws.current, best)) best = &ws.current;
         int stalled = !moved;
         if (attempt_iterations % STALL_WINDOW == 0) {
             /* |e| halves ⇔ |e|² quarters. */
             if (ws.current.error_sq > REACH_R(0.25) * checkpoint) stalled = 1;
             checkpoint = ws.current.error_sq;
         }
-        if (!stalled || ws.best.reached) continue;
+        if (!stalled || best->reached) continue;
         if (restarts_left == 0) {
             if (!moved) break; /* nowhere left to go */
             continue;
         }
         --restarts_left;
+        if (best == &ws.current) {
+            reach__jac_state_copy(&p, &ws.current, &ws.best);
+            best = &ws.best;
+        }
         reach__jac_state_randomise(&p, &rng, &ws.current);
         attempt_iterations = 0;
         checkpoint = ws.current.error_sq;
-        if (better(&ws.current, &ws.best)) reach__jac_state_copy(&p, &ws.current, &ws.best);
+        if (better(&ws.current, best)) best = &ws.current;
     }
 
     /* Never hand back a non-finite pose (the steps are bounded, so this is only a guard), nor a
      * residual that overflowed: targets that far apart are out of range. */
-    if (!pose_is_finite(ws.best.local, skeleton->bone_count) || !reach_is_finite(ws.best.residual))
+    if (!pose_is_finite(best->local, skeleton->bone_count) || !reach_is_finite(best->residual))
         return REACH_ERROR_OUT_OF_RANGE;
     for (int i = 0; i < skeleton->bone_count; ++i)
-        pose[i] = ws.best.local[i];
+        pose[i] = best->local[i];
     if (result) {
         result->iterations = iterations;
-        result->residual = ws.best.residual;
-        result->angle_residual = ws.best.angle_residual;
-        result->reached = ws.best.reached;
-        result->limited = ws.best.limited;
+        result->residual = best->residual;
+        result->angle_residual = best->angle_residual;
+        result->reached = best->reached;
+        result->limited = best->limited;
     }
     return REACH_OK;
 }

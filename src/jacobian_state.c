@@ -12,8 +12,9 @@ static reach_quat parent_world_rotation(const jac_problem *p, const jac_state *s
 static void write_value(const jac_problem *p, int bone, reach_real value, reach_transform *local) {
     const jac_joint *j = &p->joints[bone];
     if (j->joint.type == REACH_JOINT_HINGE) {
-        local[bone].rotation =
-            reach_quat_mul(j->rest, reach_quat_from_axis_angle(j->axis, value)); /* unit times unit */
+        reach_real c = reach_cos(REACH_R(0.5) * value), s = reach_sin(REACH_R(0.5) * value);
+        local[bone].rotation = reach_quat_make(c * j->rest.x + s * j->rest_turn.x, c * j->rest.y + s * j->rest_turn.y,
+                                               c * j->rest.z + s * j->rest_turn.z, c * j->rest.w + s * j->rest_turn.w);
     } else {
         local[bone].rotation = j->rest;
         local[bone].translation =
