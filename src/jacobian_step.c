@@ -118,8 +118,8 @@ static void sdls_step(const jac_problem *p, const reach_real *error, jac_workspa
 }
 
 /* DLS by the damped normal equations, factorised by Cholesky: a small square system instead of an
- * SVD. Keeps the Gram matrix for the null space. Returns 0 when the factorisation fails (the SVD
- * then takes over). */
+ * SVD. Leaves the Gram matrix and its factor for the null space. Returns 0 when the factorisation
+ * fails (the SVD then takes over). */
 static int dls_normal_step(const jac_problem *p, reach_real damping, const reach_real *error, jac_workspace *ws) {
     if (!ws->gram_valid) reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
     ws->gram_valid = 1;
@@ -153,15 +153,34 @@ static void method_step(const jac_problem *p, const reach_solver_settings *setti
         ws->step[c] += ws->fixed[c];
 }
 
+/* μ² of the projector on J's row space, P = Jᵀ(JJᵀ + μ²I)⁻¹J, where DLS's damping is fixed:
+ * directions with σ well above μ count as the row space (P keeps σ²/(σ² + μ²) of them), those
+ * below as the null space, like the SVD's cutoff. As small as the precision lets the Cholesky
+ * factorisation of JJᵀ + μ²I (entries of order one) tell μ² from rounding. */
+#ifdef REACH_DOUBLE
+#define NULL_SPACE_DAMPING_SQ 1e-10
+#else
+#define NULL_SPACE_DAMPING_SQ 1e-7f
+#endif
+
 /* z ← (I − P) z, P the projector on J's row space: from the SVD, over the singular vectors with σ
- * above the cutoff; from the factorisation DLS left, P = Jᵀ(JJᵀ + λ²I)⁻¹J with the step's own
- * damping. That P keeps σ²/(σ² + λ²) of each row direction, so up to λ²/(σ² + λ²) of it leaks
- * into the null-space motion: λ² falls with the error (and the motion is capped by the error), so
- * the leak fades as the solve converges, and a relaxed step is only taken when it lowers the
- * error. Reusing the factor saves a second factorisation and solve every iteration. */
-static void project_out_row_space(const jac_problem *p, jac_workspace *ws, reach_real *z) {
+ * above the cutoff; from the Gram matrix DLS left, P = Jᵀ(JJᵀ + λ²I)⁻¹J. With the adaptive
+ * damping, λ is the step's own and its factor is reused: P keeps σ²/(σ² + λ²) of each row
+ * direction, so up to λ²/(σ² + λ²) of it leaks into the null-space motion, but λ² falls with the
+ * error (and the motion is capped by the error), so the leak fades as the solve converges, and a
+ * relaxed step is only taken when it lowers the error; no second factorisation. A fixed damping
+ * never falls: there the Gram matrix is factorised again with μ², and when that fails there is no
+ * null-space motion this iteration. */
+static void project_out_row_space(const jac_problem *p, const reach_solver_settings *settings, jac_workspace *ws,
+                                  reach_real *z) {
     int columns = p->columns;
     if (ws->factor == JAC_FACTOR_NORMAL) {
+        if (settings->damping > 0 &&
+            !reach__cholesky_damped(ws->gram, thin_rank(p), NULL_SPACE_DAMPING_SQ, ws->cholesky)) {
+            for (int c = 0; c < columns; ++c)
+                z[c] = 0;
+            return;
+        }
         reach__mat_mul_vec(ws->jacobian, p->rows, columns, z, ws->row_work);
         reach__damped_normal_solve(ws->jacobian, p->rows, columns, ws->cholesky, ws->row_work, ws->row_temp,
                                    ws->gradient);
@@ -180,14 +199,15 @@ static void project_out_row_space(const jac_problem *p, jac_workspace *ws, reach
 
 /* The rest-pose goal projected on J's null space into ws->null_step, capped by the error so that
  * it fades as the solve converges. */
-static void null_space_step(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+static void null_space_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
+                            jac_workspace *ws) {
     int columns = p->columns;
     reach_real *z = ws->null_step;
     reach__jac_rest_direction(p, state, z);
     for (int c = 0; c < columns; ++c)
         z[c] *= NULL_SPACE_GAIN;
     reach__jac_remove_locked(p, ws, z);
-    project_out_row_space(p, ws, z);
+    project_out_row_space(p, settings, ws, z);
     clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, NULL_SPACE_ERROR_RATIO * reach_sqrt(state->error_sq)));
 }
 
@@ -214,7 +234,7 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     /* Redundant degrees of freedom only where J has more columns than rows: a square or tall J
      * has a null space only at a singular pose, where the damping already keeps steps small. */
     if (settings->null_space && ws->factor != JAC_FACTOR_NONE && p->columns > p->rows) {
-        null_space_step(p, state, ws);
+        null_space_step(p, settings, state, ws);
         if (!all_finite(ws->null_step, p->columns)) return moves;
         for (int c = 0; c < p->columns; ++c)
             ws->relaxed_step[c] = ws->step[c] + ws->null_step[c];

@@ -608,6 +608,62 @@ static void test_null_space_relaxes_toward_rest(void **state) {
     assert_true(with_sum < 0.7 * without_sum);
 }
 
+/* With a fixed damping λ the null-space motion is projected with its own tiny damping, not with
+ * λ (which never falls, so part of every relaxed step would pull the targets): on a redundant
+ * arm of seven hinges about alternating axes it costs no reach, position only or 6-D. */
+static void test_null_space_with_fixed_damping_costs_no_reach(void **state) {
+    (void)state;
+    enum { BONES = 8 };
+    int parents[BONES];
+    reach_transform rest[BONES];
+    reach_joint joints[BONES];
+    test_rng rng = test_rng_make(0x7777u);
+    reach_real length = 0;
+    for (int k = 0; k < BONES; ++k) {
+        parents[k] = k - 1;
+        reach_real l = k == 0 ? 0 : test_uniform(&rng, REACH_R(0.3), REACH_R(0.6));
+        length += l;
+        rest[k] = reach_transform_identity();
+        rest[k].translation = reach_vec3_make(0, 0, l);
+        joints[k] = k < BONES - 1 ? reach_joint_hinge(k % 2 ? reach_vec3_make(0, 1, 0) : reach_vec3_make(0, 0, 1),
+                                                      REACH_R(-2.8), REACH_R(2.8))
+                                  : reach_joint_fixed();
+    }
+    reach_skeleton sk = {BONES, parents, rest, joints};
+    const int cases = test_scaled(300) + 1;
+    for (int orientation = 0; orientation < 2; ++orientation) {
+        int reached[2] = {0, 0};
+        for (int c = 0; c < cases; ++c) {
+            reach_real start[BONES - 1], goal_values[BONES - 1];
+            for (int k = 0; k < BONES - 1; ++k) {
+                start[k] = test_uniform(&rng, -2, 2);
+                goal_values[k] = test_uniform(&rng, -2, 2);
+            }
+            reach_transform goal[BONES], world[BONES];
+            reach_pose_rest(&sk, goal);
+            assert_int_equal(reach_pose_set_values(&sk, goal_values, BONES - 1, 1, goal), REACH_OK);
+            reach_forward_kinematics(&sk, goal, world);
+            reach_target target = reach_target_position(BONES - 1, world[BONES - 1].translation);
+            target.use_orientation = orientation;
+            target.orientation = world[BONES - 1].rotation;
+            for (int ns = 0; ns < 2; ++ns) {
+                reach_solver_settings s = method_settings(REACH_JACOBIAN_DLS);
+                s.damping = REACH_R(0.2) * length;
+                s.null_space = ns;
+                reach_transform pose[BONES];
+                reach_pose_rest(&sk, pose);
+                assert_int_equal(reach_pose_set_values(&sk, start, BONES - 1, 1, pose), REACH_OK);
+                reach_solve_result result;
+                assert_int_equal(solve(&sk, &target, 1, &s, pose, &result), REACH_OK);
+                reached[ns] += result.reached;
+            }
+        }
+        print_message("fixed damping 0.2 L, %s: reached %d with the null space, %d without (%d cases)\n",
+                      orientation ? "6-D" : "position", reached[1], reached[0], cases);
+        assert_true(reached[1] >= reached[0]);
+    }
+}
+
 static void test_prismatic_joint_slides(void **state) {
     (void)state;
     /* A turret (hinge about z) carrying a slide along x in [0, 2] and a 1-long end. */
@@ -743,6 +799,7 @@ int main(void) {
         cmocka_unit_test(test_limits_always_hold),
         cmocka_unit_test(test_start_outside_limits_is_projected),
         cmocka_unit_test(test_null_space_relaxes_toward_rest),
+        cmocka_unit_test(test_null_space_with_fixed_damping_costs_no_reach),
         cmocka_unit_test(test_prismatic_joint_slides),
         cmocka_unit_test(test_tree_of_effectors),
         cmocka_unit_test(test_meeting_tips_close_the_loop),

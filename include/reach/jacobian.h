@@ -47,7 +47,8 @@
  * prismatic ranges; cone and twist limits through reach_joint_project_rotation). With
  * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
  * move the redundant degrees of freedom, in J's null space (to first order invisible to the
- * targets), toward the rest pose; hinge and prismatic joints aim at their rest value kept a tenth
+ * targets; with the adaptive DLS damping, nearly so, the difference fading with the error),
+ * toward the rest pose; hinge and prismatic joints aim at their rest value kept a tenth
  * of their range inside the limits. That motion is capped at twice the current
  * (normalised) error, so it fades out as the solve converges, and a step with it that does not
  * lower the error is retried without it. The transpose method ignores null_space.
