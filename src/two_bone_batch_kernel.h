@@ -107,18 +107,6 @@ KERNEL_TARGET static inline KV K_SEL(KM m, KV a, KV b) {
 #endif
 }
 
-/* `a` into the lanes of `m`; the others keep what the array holds. */
-KERNEL_TARGET static inline void K_STORE_WHERE(reach_real *p, KM m, KV a) {
-#ifdef KERNEL_MASK
-    KERNEL_STORE_WHERE(p, m, a);
-#else
-    KV b;
-    memcpy(&b, p, sizeof b);
-    KV r = K_SEL(m, a, b);
-    memcpy(p, &r, sizeof r);
-#endif
-}
-
 /* One byte per lane to p, 1 where m is set. */
 KERNEL_TARGET static inline void K_STORE_FLAGS(unsigned char *p, KM m) {
 #ifdef KERNEL_MASK
@@ -156,6 +144,21 @@ KERNEL_TARGET static inline unsigned K_BITS(KM m) {
     for (int k = 0; k < KWIDTH; ++k)
         bits |= (unsigned)(lanes[k] != 0) << k;
     return bits;
+#endif
+}
+
+/* `a` into the lanes of `m`; the others keep what the array holds. Without a masked store, lane
+ * by lane (only groups with lanes that need care, and the tail, come here): a select with the
+ * array's contents would read lanes the batch has not written yet, which tools that track
+ * uninitialised memory then take for the whole vector. */
+KERNEL_TARGET static inline void K_STORE_WHERE(reach_real *p, KM m, KV a) {
+#ifdef KERNEL_MASK
+    KERNEL_STORE_WHERE(p, m, a);
+#else
+    reach_real lanes[KWIDTH];
+    memcpy(lanes, &a, sizeof lanes);
+    for (unsigned bits = K_BITS(m); bits; bits &= bits - 1)
+        p[__builtin_ctz(bits)] = lanes[__builtin_ctz(bits)];
 #endif
 }
 
