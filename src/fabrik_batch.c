@@ -58,14 +58,15 @@ typedef int fb_lane_int;
 #define FB_SETTLED_SLACK (64 * REACH_REAL_EPSILON)
 /* A stalled chain is bent at most this often, by this much in all over its bones, and no bone
  * by more than the cap (reach_fabrik_solve's values). */
-#define FB_MAX_KICKS 2
-/* Iterations over which the error must halve, or the chain hands over to CCD sweeps. */
+#define FB_MAX_KICKS           2
+#define FB_KICK_TOTAL_ANGLE    REACH_R(1.5)
+#define FB_KICK_MAX_BONE_ANGLE REACH_R(0.3)
+/* Iterations over which the error must halve, or the chain goes on with CCD sweeps between
+ * FABRIK's passes. */
 #define FB_CRAWL_WINDOW 8
 /* Unit directions whose cross product's square is below this count as parallel: a CCD turn
  * between them would be rounding. */
 #define FB_PARALLEL_SINE_SQUARED ((64 * REACH_REAL_EPSILON) * (64 * REACH_REAL_EPSILON))
-#define FB_KICK_TOTAL_ANGLE      REACH_R(1.5)
-#define FB_KICK_MAX_BONE_ANGLE   REACH_R(0.3)
 
 typedef struct fb_job {
     const reach_fabrik_batch *batch;

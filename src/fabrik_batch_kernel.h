@@ -45,7 +45,8 @@ FB_TARGET static inline int FB_FN(_any)(FM m) {
 }
 
 #define FB_CMP(a, op, b) ((a)op(b))
-#define FB_SPLAT(x)      (zero + (x))
+/* x − 0, not 0 + x: the sum would turn −0 into +0, which the scalar path keeps. */
+#define FB_SPLAT(x)      ((x)-zero)
 #define FB_MASK_SPLAT(x) (none + (x))
 #define FB_SPILL(dst, v) memcpy(dst, &(v), sizeof(v))
 #else
@@ -145,8 +146,6 @@ FB_TARGET static inline FM FB_FN(_close)(FV ax, FV ay, FV az, FV ex, FV ey, FV e
     return meets;
 }
 
-/* One lane group of the solve. `j` rows below are joint indices; row r of an array starts at
- * r * stride. */
 /* One CCD sweep for the lanes in `lanes`, tip to root: joint j turns the joints beyond it about
  * itself so that the end points at the target (no turn where either direction is too short to
  * tell, or they are parallel or opposite to a rounding); then the bones are re-spaced from the
@@ -194,21 +193,27 @@ FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, 
             VSTORE(pz + q, turns, cz + wz, hz);
         }
     }
-    FV ax = VLOAD(px), ay = VLOAD(py), az = VLOAD(pz);
+    /* a: joint m − 1 re-spaced; o: where the sweep left it. A joint on top of the one before
+     * it keeps the bone's swept vector, as the backward pass does. */
+    FV ax = VLOAD(px), ay = VLOAD(py), az = VLOAD(pz), ox = ax, oy = ay, oz = az;
     for (int m = 1; m <= n; ++m) {
         size_t q = (size_t)m * s;
         FV hx = VLOAD(px + q), hy = VLOAD(py + q), hz = VLOAD(pz + q);
         FV vx = hx - ax, vy = hy - ay, vz = hz - az;
         FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
-        FM ok = lanes & FB_CMP(m2, >, min_square);
+        FM ok = FB_CMP(m2, >, min_square);
         FV f = VLOAD(len + (size_t)(m - 1) * s) / FB_SQRT(VMAX(m2, min_square));
-        FV nx = VSEL(ok, ax + vx * f, hx), ny = VSEL(ok, ay + vy * f, hy), nz = VSEL(ok, az + vz * f, hz);
+        FV nx = VSEL(ok, ax + vx * f, ax + (hx - ox)), ny = VSEL(ok, ay + vy * f, ay + (hy - oy)),
+           nz = VSEL(ok, az + vz * f, az + (hz - oz));
         VSTORE(px + q, lanes, nx, hx);
         VSTORE(py + q, lanes, ny, hy);
         VSTORE(pz + q, lanes, nz, hz);
         ax = nx;
         ay = ny;
         az = nz;
+        ox = hx;
+        oy = hy;
+        oz = hz;
     }
 }
 
@@ -257,6 +262,9 @@ FB_TARGET static FM FB_FN(_fold_bridge)(const reach_real *len, size_t s, int n, 
         bridged |= fits;
     }
     if (!VANY(bridged)) return none;
+    /* A lane whose triangle cannot be closed at the first joint that fits (a degenerate one,
+     * joint k on the root with equal runs) is not tried at later joints: the forward pass takes
+     * it this iteration. */
     FV mx = hint_x, my = hint_y, mz = hint_z;
     bridged &= FB_FN(_close)(rx, ry, rz, far_x, far_y, far_z, hint_x, hint_y, hint_z, first_run, second_run, bridged,
                              &mx, &my, &mz);
@@ -292,6 +300,8 @@ FB_TARGET static FM FB_FN(_fold_bridge)(const reach_real *len, size_t s, int n, 
     return bridged;
 }
 
+/* One lane group of the solve. `j` rows below are joint indices; row r of an array starts at
+ * r * stride. */
 FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_error) {
     const reach_fabrik_batch *b = job->batch;
     const size_t s = job->stride;
@@ -321,12 +331,13 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
     FB_CHECK(ty);
     FB_CHECK(tz);
     const FV extent = coords; /* roots and targets only: warm joints may lie anywhere */
-    FV chain = zero, shortest = largest;
+    FV chain = zero, shortest = largest, longest = zero;
     for (int j = 0; j < n; ++j) {
         FV l = VLOAD(len + (size_t)j * s);
         finite &= FB_CMP(VABS(l), <=, largest);
         chain += l;
         shortest = VMIN(shortest, l);
+        longest = VMAX(longest, l);
     }
     if (!job->cold) {
         for (int j = 0; j <= n; ++j) {
@@ -413,6 +424,8 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
     FV gx = tx - rx, gy = ty - ry, gz = tz - rz;
     FV gap = FB_SQRT(VDOT(gx, gy, gz, gx, gy, gz));
     FM far = ~done & FB_CMP(gap, >=, chain);
+    /* Strictly inside the shell the chain's end can reach: the only targets a bend may help. */
+    const FM within_reach = FB_CMP(gap, <, chain) & FB_CMP(gap, >, (longest + longest) - chain);
     if (job->max_iterations > 0 && VANY(far)) {
         FV inv = FB_SPLAT(1) / VMAX(gap, min_square);
         FV ux = gx * inv, uy = gy * inv, uz = gz * inv, cum = zero;
@@ -434,7 +447,11 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
     for (int it = 0; it < job->max_iterations; ++it) {
         const FM active = ~done;
         if (!VANY(active)) break;
-        const FM passes = active & ~polishing; /* the lanes FABRIK's passes move this iteration */
+        /* Lanes that polish alternate: a CCD sweep on odd iterations, FABRIK's passes (and their
+         * bridges) on even ones. Sweeps alone only move downhill and stick near the inside of
+         * the reach, where the passes still find a way; the passes alone crawl. */
+        const FM sweeping = (it & 1) ? polishing : none;
+        const FM passes = active & ~sweeping; /* the lanes FABRIK's passes move this iteration */
 
         /* Backward: the end onto the target, each joint one bone from the joint above it on
          * the line toward where it was; a joint on top of that one keeps its bone's direction. */
@@ -567,23 +584,27 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
             az = nz2;
         }
 
-        if (VANY(active & polishing)) FB_FN(_ccd_sweep)(len, s, n, active & polishing, px, py, pz, tx, ty, tz);
+        if (VANY(active & sweeping)) FB_FN(_ccd_sweep)(len, s, n, active & sweeping, px, py, pz, tx, ty, tz);
 
         iterations -= active;
         error = VSEL(active, FB_END_DISTANCE(), error);
         FM reached = FB_CMP(error, <=, tolerance);
         FV threshold = VMAX(stall, VMAX(previous, error) * FB_NOISE_RATIO);
         FM stalled = active & ~reached & ~FB_CMP(VABS(previous - error), >, threshold);
-        FM kick = stalled & FB_CMP(kicks, <, FB_MASK_SPLAT(FB_MAX_KICKS));
+        /* A bend needs an iteration after it, and only helps a target the chain could reach. */
+        FM kick = stalled & within_reach & FB_CMP(kicks, <, FB_MASK_SPLAT(FB_MAX_KICKS));
+        if (it + 1 >= job->max_iterations) kick = none;
         done |= active & (reached | (stalled & ~kick));
-        /* As reach_fabrik_solve: a lane crawling (its error not halved over a window) or with
-         * half its iterations gone hands over to CCD sweeps, which only ever move downhill and
-         * fold a chain where FABRIK's passes crawl (a long bone with short ones after it). */
+        /* A lane crawling (its error not halved over a window) or, under a cap of two windows or
+         * more, with half its iterations gone polishes from then on: CCD sweeps between FABRIK's
+         * passes (the single-chain solver polishes with CCD too, by its own rule). Under a
+         * smaller cap a sweep would take the place of a pass that does more. */
         if ((it + 1) % FB_CRAWL_WINDOW == 0) {
             polishing |= active & ~reached & FB_CMP(error, >, checkpoint * FB_SPLAT(REACH_R(0.5)));
             checkpoint = VSEL(active, error, checkpoint);
         }
-        if (2 * (it + 1) >= job->max_iterations) polishing |= active & ~reached;
+        if (job->max_iterations >= 2 * FB_CRAWL_WINDOW && it + 1 >= job->max_iterations - (it + 1))
+            polishing |= active & ~reached;
         if (VANY(kick)) {
             /* Bend every bone about one axis across the line to the target, bone j by (j + 1)
              * times the angle, so a chain stuck on that line leaves it. */

@@ -200,9 +200,9 @@ static reach_real tolerance_of(const chains *c, int i) {
 
 /* ---- what every solved chain must satisfy ------------------------------------------------ */
 
-/* Returns 1 when a reachable target was missed: FABRIK near full extension can crawl for more
- * iterations than the cap allows (reach_fabrik_solve hands such chains to CCD; the batch does
- * not), so the large sets bound the share of misses rather than forbid them. */
+/* Returns 1 when a reachable target was missed: a chain can crawl for more iterations than the
+ * cap allows (near full extension, or near the inside of its reach), so the large sets bound the
+ * share of misses rather than forbid them. */
 static int check_solved_chain(const chains *c, int i) {
     assert_int_equal(c->status[i], REACH_OK);
     reach_vec3 root = get3(c->root, i), target = get3(c->target, i);
@@ -532,8 +532,8 @@ static chains folding_chains(test_rng *rng, int count) {
     return c;
 }
 
-/* Cold, they reach in the first iteration (before the folded bridge, FABRIK's passes crawled
- * and 22 % were missed at the default cap); warm from random poses, within a few. */
+/* Cold or warm from random poses, they reach in the first iteration (before the folded bridge,
+ * FABRIK's passes crawled and 22 % were missed at the default cap). */
 static void folding_chains_reach_through_the_folded_bridge(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0xf01d5u);
@@ -548,20 +548,19 @@ static void folding_chains_reach_through_the_folded_bridge(void **state) {
         for (int i = 0; i < count; ++i) {
             missed += check_solved_chain(&c, i);
             iterations += c.iterations[i];
-            if (cold) assert_int_equal(c.iterations[i], 1);
+            assert_int_equal(c.iterations[i], 1);
         }
         print_message("folding chains, %s: %d of %d missed, %.2f iterations on average\n", cold ? "cold" : "warm",
                       missed, count, (double)iterations / count);
         assert_int_equal(missed, 0);
-        assert_true(iterations <= 4L * count);
         chains_free(&c);
     }
 }
 
-/* Chains with a long bone in the middle (two short ones either side) and targets between the
- * inside of their reach and the narrowest gap two straight runs leave: no bridge fits them, so
- * FABRIK's passes and then CCD sweeps do the work. */
-static chains middle_heavy_chains(test_rng *rng, int count) {
+/* Chains with a long bone in the middle (two short ones either side) and targets in the band
+ * [low, high] of the way from the inside of their reach to the narrowest gap two straight runs
+ * leave: no bridge fits the end there. */
+static chains middle_heavy_chains(test_rng *rng, int count, reach_real low, reach_real high) {
     const int bones = 5;
     chains c = chains_make(count, bones, count);
     for (int i = 0; i < count; ++i) {
@@ -571,61 +570,97 @@ static chains middle_heavy_chains(test_rng *rng, int count) {
         reach_real length = chain_length(&c, i), inner = 2 * c.lengths[at(&c, 2, i)] - length;
         reach_real two_runs = reach_min(reach_fabs(2 * (c.lengths[at(&c, 0, i)] + c.lengths[at(&c, 1, i)]) - length),
                                         reach_fabs(length - 2 * (c.lengths[at(&c, 3, i)] + c.lengths[at(&c, 4, i)])));
-        reach_real distance = inner + test_uniform(rng, REACH_R(0.05), REACH_R(0.95)) * (two_runs - inner);
+        reach_real distance = inner + test_uniform(rng, low, high) * (two_runs - inner);
         set3(c.target, i, reach_vec3_mad(get3(c.root, i), test_unit_vec3(rng), distance));
         c.reachable[i] = 1;
     }
     return c;
 }
 
-static void copy_chains(const chains *from, chains *to) {
-    size_t rows = (size_t)from->stride, per = (size_t)from->count;
-    memcpy(to->lengths, from->lengths, (size_t)from->bones * rows * sizeof(reach_real));
-    for (int k = 0; k < 3; ++k) {
-        memcpy(to->root[k], from->root[k], per * sizeof(reach_real));
-        memcpy(to->target[k], from->target[k], per * sizeof(reach_real));
-        memcpy(to->joints[k], from->joints[k], (size_t)(from->bones + 1) * rows * sizeof(reach_real));
+/* Whether reach_fabrik_solve reaches chain i's target from the straight chain along +y (a
+ * skeleton of ball joints, the batch's cold start). */
+static int single_chain_reaches(const chains *c, int i) {
+    int parents[8];
+    reach_transform rest[8], pose[8];
+    assert_true(c->bones < 8);
+    for (int k = 0; k <= c->bones; ++k) {
+        parents[k] = k - 1;
+        rest[k] = reach_transform_identity();
+        rest[k].translation = k == 0 ? get3(c->root, i) : reach_vec3_make(0, c->lengths[at(c, k - 1, i)], 0);
+        pose[k] = rest[k];
     }
-    memcpy(to->reachable, from->reachable, per);
+    reach_skeleton sk = {c->bones + 1, parents, rest, NULL};
+    unsigned char scratch[4096];
+    assert_true(reach_fabrik_scratch_size(&sk, 1) <= sizeof scratch);
+    reach_target t = reach_target_position(c->bones, get3(c->target, i));
+    reach_solve_result r;
+    assert_int_equal(reach_fabrik_solve(&sk, &t, 1, NULL, pose, scratch, sizeof scratch, &r), REACH_OK);
+    return r.reached;
 }
 
-/* A lane that has used half its iterations goes on with CCD sweeps: with a cap of two, the
- * second iteration is a sweep, which never moves the end away from the target and keeps the
- * lengths. At the default cap, such chains reach. */
-static void ccd_sweeps_only_move_downhill(void **state) {
+/* Middle-heavy chains: over most of the band FABRIK's passes reach in a couple of iterations.
+ * Right at the inside of the reach they crawl; there the lanes that stop halving their error go
+ * on with CCD sweeps between the passes, and the batch misses fewer targets than the
+ * single-chain solver (measured when the sweeps came in: about 7 % against 18 %; FABRIK's passes
+ * alone missed 19 %, sweeps alone 24 %). */
+static void sweeps_between_passes_reach_near_the_inside(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0xccd5u);
-    const int count = test_scaled(4000) + 1;
-    chains one = middle_heavy_chains(&rng, count), two = chains_make(count, 5, count),
-           all = chains_make(count, 5, count);
-    copy_chains(&one, &two);
-    copy_chains(&one, &all);
-    reach_fabrik_batch b1 = batch_of(&one), b2 = batch_of(&two), b3 = batch_of(&all);
+    /* Enough chains even in a quick run for the shares below to mean something. */
+    const int count = test_scaled(4000) + 400;
     reach_fabrik_batch_options o = cold_options();
-    o.max_iterations = 1;
-    assert_int_equal(reach_fabrik_solve_batch(&b1, &o), REACH_OK);
-    o.max_iterations = 2;
-    assert_int_equal(reach_fabrik_solve_batch(&b2, &o), REACH_OK);
-    o.max_iterations = cold_options().max_iterations;
-    assert_int_equal(reach_fabrik_solve_batch(&b3, &o), REACH_OK);
-    int swept = 0, missed = 0;
-    long iterations = 0;
-    for (int i = 0; i < count; ++i) {
-        (void)check_solved_chain(&two, i);
-        missed += check_solved_chain(&all, i);
-        iterations += all.iterations[i];
-        if (two.iterations[i] < 2) continue;
-        ++swept;
-        assert_true(two.residual[i] <= one.residual[i] * (1 + 16 * REACH_REAL_EPSILON));
+    for (int inside = 0; inside < 2; ++inside) {
+        chains c = inside ? middle_heavy_chains(&rng, count, 0, REACH_R(0.05))
+                          : middle_heavy_chains(&rng, count, REACH_R(0.05), REACH_R(0.95));
+        reach_fabrik_batch b = batch_of(&c);
+        assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
+        int missed = 0, single_missed = 0;
+        long iterations = 0;
+        for (int i = 0; i < count; ++i) {
+            missed += check_solved_chain(&c, i);
+            iterations += c.iterations[i];
+            if (inside) single_missed += !single_chain_reaches(&c, i);
+        }
+        print_message("middle-heavy chains, %s: %d of %d missed (single-chain solver %d), %.2f iterations on "
+                      "average\n",
+                      inside ? "at the inside of the reach" : "across the band", missed, count, single_missed,
+                      (double)iterations / count);
+        if (inside) {
+            assert_true(missed * 10 <= count);
+            assert_true(missed <= single_missed);
+        } else {
+            assert_int_equal(missed, 0);
+        }
+        chains_free(&c);
     }
-    print_message("middle-heavy chains: %d swept in their second iteration; at the default cap %d of %d missed, %.2f "
-                  "iterations on average\n",
-                  swept, missed, count, (double)iterations / count);
-    assert_true(swept > count / 10);
-    assert_true(missed * 1000 <= count);
-    chains_free(&one);
-    chains_free(&two);
-    chains_free(&all);
+}
+
+/* The kernels agree bit for bit on the chains that take the folded bridge, the CCD sweeps and
+ * the bends too, under caps that stop them at every stage. */
+static void every_kernel_gives_the_scalar_bits_on_hard_chains(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xba7d5u);
+    const int count = test_scaled(1000) + 13;
+    const int caps[] = {2, 3, 9, 17, 64};
+    for (int set = 0; set < 2; ++set) {
+        chains start = set ? middle_heavy_chains(&rng, count, 0, REACH_R(0.05)) : folding_chains(&rng, count);
+        for (int k = 0; k < (int)(sizeof caps / sizeof caps[0]); ++k) {
+            reach_fabrik_batch_options o = set ? cold_options() : reach_fabrik_batch_default_options();
+            o.max_iterations = caps[k];
+            chains scalar = chains_copy(&start);
+            reach_fabrik_batch b = batch_of(&scalar);
+            assert_int_equal(reach_fabrik_solve_batch_isa(&b, &o, "scalar"), REACH_OK);
+            for (int m = 0; m < SIMD_KERNEL_COUNT; ++m) {
+                chains simd = chains_copy(&start);
+                reach_fabrik_batch v = batch_of(&simd);
+                reach_status st = reach_fabrik_solve_batch_isa(&v, &o, simd_kernels[m]);
+                if (st == REACH_OK) assert_same_bits(&simd, &scalar);
+                chains_free(&simd);
+            }
+            chains_free(&scalar);
+        }
+        chains_free(&start);
+    }
 }
 
 /* ---- exact cases --------------------------------------------------------------------------- */
@@ -924,7 +959,8 @@ int main(void) {
         cmocka_unit_test(slices_solve_like_the_whole),
         cmocka_unit_test(reaches_what_the_single_chain_solver_reaches),
         cmocka_unit_test(folding_chains_reach_through_the_folded_bridge),
-        cmocka_unit_test(ccd_sweeps_only_move_downhill),
+        cmocka_unit_test(sweeps_between_passes_reach_near_the_inside),
+        cmocka_unit_test(every_kernel_gives_the_scalar_bits_on_hard_chains),
         cmocka_unit_test(targets_on_the_straight_line_and_on_the_root),
         cmocka_unit_test(warm_joints_on_top_of_each_other),
         cmocka_unit_test(a_settled_warm_pose_is_left_bit_for_bit),

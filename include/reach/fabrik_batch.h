@@ -23,13 +23,15 @@
  *   out of reach  a target at least the chain's length from the root: the chain lies straight
  *              toward it (one iteration)
  *   crawls     a lane whose distance to the target has not halved over 8 iterations, or
- *              that has used half its iterations, goes on with CCD sweeps (each joint, tip
- *              to root, turns the rest so that the end points at the target; then the bones
- *              are re-spaced to their lengths), which only ever move the end nearer, as the
- *              single-chain solver polishes
+ *              (under a cap of 16 or more) that has used half its iterations, alternates
+ *              CCD sweeps (each joint, tip to root, turns the rest so that the end points at
+ *              the target; then the bones are re-spaced to their lengths) with FABRIK's
+ *              passes: the sweeps only ever move the end nearer, the passes keep finding a
+ *              way where sweeps alone stick (near the inside of the reach)
  *   stalls     a lane whose distance to the target stops falling (by 1e-3 of its tolerance)
- *              short of a target it could reach is bent a little about an axis across the
- *              line to the target, at most twice, then gives up
+ *              short of a target strictly inside the shell its end can reach is bent a little
+ *              about an axis across the line to the target, at most twice and never on its
+ *              last iteration, then gives up; a stalled lane outside that shell stops
  * The tolerance is as for reach_fabrik_solve: `tolerance`, or 0 for 1e-4 × each chain's
  * length, and never below 16 ε × the largest coordinate in play (the root's or the target's,
  * plus the chain's length).
@@ -46,10 +48,13 @@
  *     distance to the target as computed from the output joints
  *   - against reach_fabrik_solve on the same chain of ball joints (bones along +y, no
  *     limits) from a cold start along +y: where it reaches, the batch reaches or runs to its
- *     cap trying, never giving up early (the fuzz target checks this; the tests find no
- *     target it misses on seeded sets of ordinary, folding and middle-heavy chains). The
- *     poses of the two are close but not the same bits (the single solver turns rotations,
- *     the batch moves points, and bridges where the single solver iterates)
+ *     cap trying, never giving up early (the fuzz target checks this). On seeded sets the
+ *     batch misses nothing on ordinary and folding chains; near the inside of the reach of
+ *     middle-heavy ones it misses fewer than the single solver (tests/test_fabrik_batch.c),
+ *     though the two do not miss the same ones: a few in ten thousand that the single solver
+ *     reaches, the batch does not at the default cap. The poses of the two are close but not
+ *     the same bits (the single solver turns rotations, the batch moves points, and bridges
+ *     where the single solver iterates)
  *   - out of reach: the chain lies straight from its root toward the target.
  *
  * Layout: joint j of chain i is at joints.x[j * stride + i] (likewise .y and .z), bone b's
