@@ -160,6 +160,7 @@ static void assign_columns(jac_problem *p) {
         cached->joint = reach_skeleton_joint(skeleton, bone);
         cached->axis = reach_vec3_normalize_safe(cached->joint.axis, reach_vec3_make(0, 1, 0));
         cached->rest = reach_quat_normalize_safe(skeleton->rest[bone].rotation);
+        cached->axis_is_z = cached->axis.x == 0 && cached->axis.y == 0 && cached->axis.z == 1;
         cached->rest_turn =
             reach_quat_mul(cached->rest, reach_quat_make(cached->axis.x, cached->axis.y, cached->axis.z, 0));
         int rotational = type == REACH_JOINT_BALL || type == REACH_JOINT_CONE;
@@ -297,7 +298,7 @@ typedef struct column_scales {
 
 /* Adds k_linear · linear and k_angular · angular (rows 3..5 only with orientation) to column c. */
 static inline void add_column(reach_real *matrix, int columns, int row, int c, int orientation, reach_vec3 linear,
-                       reach_real k_linear, reach_vec3 angular, reach_real k_angular) {
+                              reach_real k_linear, reach_vec3 angular, reach_real k_angular) {
     reach_real *at = matrix + row * columns + c;
     at[0] += k_linear * linear.x;
     at[columns] += k_linear * linear.y;
@@ -306,6 +307,15 @@ static inline void add_column(reach_real *matrix, int columns, int row, int c, i
     at[3 * columns] += k_angular * angular.x;
     at[4 * columns] += k_angular * angular.y;
     at[5 * columns] += k_angular * angular.z;
+}
+
+/* A joint's axis in the world, the bone's world rotation q applied to it. About +z (every DH joint)
+ * that is the third column of q's matrix, a third of the work of a general rotation. */
+static inline reach_vec3 world_axis(reach_quat q, const jac_joint *joint) {
+    if (joint->axis_is_z)
+        return reach_vec3_make(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
+                               1 - 2 * (q.x * q.x + q.y * q.y));
+    return reach_quat_rotate(q, joint->axis);
 }
 
 /* Adds (sign = ±1) the columns of every moving bone above and at effector to the target's rows. */
@@ -322,12 +332,12 @@ static void add_effector_rows(const jac_problem *p, const jac_state *state, int 
             const jac_joint *joint = &p->joints[bone];
             reach_vec3 lever = reach_vec3_sub(tip, world[bone].translation);
             if (joint->joint.type == REACH_JOINT_PRISMATIC) {
-                reach_vec3 axis = reach_quat_rotate(world[bone].rotation, joint->axis);
+                reach_vec3 axis = world_axis(world[bone].rotation, joint);
                 add_column(matrix, columns, row, first, orientation, axis, k_linear * scale.prismatic,
                            reach_vec3_zero(), 0);
             } else if (joint->joint.type == REACH_JOINT_HINGE) {
                 /* d(tip)/dθ = a × (tip − joint) */
-                reach_vec3 axis = reach_quat_rotate(world[bone].rotation, joint->axis);
+                reach_vec3 axis = world_axis(world[bone].rotation, joint);
                 add_column(matrix, columns, row, first, orientation, reach_vec3_cross(axis, lever), k_linear, axis,
                            k_angular);
             } else {

@@ -18,6 +18,7 @@ typedef struct jac_joint {
     /* rest · (axis, 0): a hinge at angle a turns the bone to cos(a/2) rest + sin(a/2) rest_turn,
      * which is rest · (axis sin(a/2), cos(a/2)) without the product each time. */
     reach_quat rest_turn;
+    int axis_is_z; /* the axis is exactly +z, as in every Denavit–Hartenberg joint */
 } jac_joint;
 
 typedef struct jac_problem {
