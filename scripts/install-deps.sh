@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a task needs, only those missing. Idempotent, non-interactive.
-# Usage: scripts/install-deps.sh GROUP...   (groups: build test cli demo web bench docs)
+# Usage: scripts/install-deps.sh GROUP...   (groups: build test cli demo web bench docs arm64)
 set -euo pipefail
 
 declare -A GROUP=(
@@ -11,6 +11,7 @@ declare -A GROUP=(
   [web]="lld wasi-libc libclang-rt-14-dev-wasm32 chromium nodejs npm"
   [bench]="liborocos-kdl-dev g++"
   [docs]="doxygen"
+  [arm64]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 )
 
 want=()
