@@ -146,11 +146,69 @@ FB_TARGET static inline FM FB_FN(_close)(FV ax, FV ay, FV az, FV ex, FV ey, FV e
     return meets;
 }
 
+/* (x, y, z) scaled to unit length, a vector whose square is below the smallest one by
+ * 1/√(that square) instead; returns its squared length before. */
+FB_TARGET static inline FV FB_FN(_normalize)(FV *x, FV *y, FV *z) {
+    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
+    (void)zero; /* FB_SPLAT's base in the vector kernels only */
+    FV square = VDOT(*x, *y, *z, *x, *y, *z);
+    FV inverse = FB_SPLAT(1) / FB_SQRT(VMAX(square, min_square));
+    *x = *x * inverse;
+    *y = *y * inverse;
+    *z = *z * inverse;
+    return square;
+}
+
+/* The joint one bone `l` from `a` toward `aim`; where the aim is on `a` (its squared distance
+ * at most the smallest square), `a` plus `keep`, the bone's previous vector. The step of both
+ * FABRIK passes and of the sweeps' re-spacing. */
+FB_TARGET static inline void FB_FN(_place)(FV ax, FV ay, FV az, FV aim_x, FV aim_y, FV aim_z, FV l, FV keep_x,
+                                           FV keep_y, FV keep_z, FV *nx, FV *ny, FV *nz) {
+    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
+    (void)zero; /* FB_SPLAT's base in the vector kernels only */
+    FV vx = aim_x - ax, vy = aim_y - ay, vz = aim_z - az;
+    FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
+    FM ok = FB_CMP(m2, >, min_square);
+    FV f = l / FB_SQRT(VMAX(m2, min_square));
+    *nx = VSEL(ok, ax + vx * f, ax + keep_x);
+    *ny = VSEL(ok, ay + vy * f, ay + keep_y);
+    *nz = VSEL(ok, az + vz * f, az + keep_z);
+}
+
+/* The lanes' joints re-spaced from the root outward: each joint onto the line from the (placed)
+ * joint below to where it was, one bone from it; a joint on top of the one below continues the
+ * bone below (the direction d for the first): a warm start that does not keep the lengths. */
+FB_TARGET static void FB_FN(_respace)(const reach_real *len, size_t s, int n, FM lanes, FV rx, FV ry, FV rz, FV dx,
+                                      FV dy, FV dz, reach_real *px, reach_real *py, reach_real *pz) {
+    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
+    (void)zero; /* FB_SPLAT's base in the vector kernels only */
+    FV ax = rx, ay = ry, az = rz;
+    VSTORE(px, lanes, rx, VLOAD(px));
+    VSTORE(py, lanes, ry, VLOAD(py));
+    VSTORE(pz, lanes, rz, VLOAD(pz));
+    for (int j = 0; j < n; ++j) {
+        size_t r = (size_t)(j + 1) * s;
+        FV ox = VLOAD(px + r), oy = VLOAD(py + r), oz = VLOAD(pz + r);
+        FV vx = ox - ax, vy = oy - ay, vz = oz - az, l = VLOAD(len + (size_t)j * s);
+        FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
+        FM ok = FB_CMP(m2, >, min_square);
+        FV inv = FB_SPLAT(1) / FB_SQRT(VMAX(m2, min_square));
+        dx = VSEL(ok, vx * inv, dx);
+        dy = VSEL(ok, vy * inv, dy);
+        dz = VSEL(ok, vz * inv, dz);
+        ax = ax + dx * l;
+        ay = ay + dy * l;
+        az = az + dz * l;
+        VSTORE(px + r, lanes, ax, ox);
+        VSTORE(py + r, lanes, ay, oy);
+        VSTORE(pz + r, lanes, az, oz);
+    }
+}
+
 /* One CCD sweep for the lanes in `lanes`, tip to root: joint j turns the joints beyond it about
  * itself so that the end points at the target (no turn where either direction is too short to
  * tell, or they are parallel or opposite to a rounding); then the bones are re-spaced from the
- * root along their new directions, so that rounding in the turns never builds up in the
- * lengths. A sweep never moves the end away from the target. */
+ * root along their new directions. A sweep never moves the end away from the target. */
 FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, FM lanes, reach_real *px,
                                         reach_real *py, reach_real *pz, FV tx, FV ty, FV tz) {
     const FV zero = {0}, one = FB_SPLAT(1), min_square = FB_SPLAT(FB_MIN_SQUARE),
@@ -162,15 +220,8 @@ FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, 
         FV cx = VLOAD(px + r), cy = VLOAD(py + r), cz = VLOAD(pz + r);
         FV ax = VLOAD(px + end) - cx, ay = VLOAD(py + end) - cy, az = VLOAD(pz + end) - cz;
         FV bx = tx - cx, by = ty - cy, bz = tz - cz;
-        FV a2 = VDOT(ax, ay, az, ax, ay, az), b2 = VDOT(bx, by, bz, bx, by, bz);
+        FV a2 = FB_FN(_normalize)(&ax, &ay, &az), b2 = FB_FN(_normalize)(&bx, &by, &bz);
         FM turns = lanes & FB_CMP(a2, >, min_square) & FB_CMP(b2, >, min_square);
-        FV ia = one / FB_SQRT(VMAX(a2, min_square)), ib = one / FB_SQRT(VMAX(b2, min_square));
-        ax = ax * ia;
-        ay = ay * ia;
-        az = az * ia;
-        bx = bx * ib;
-        by = by * ib;
-        bz = bz * ib;
         FV kx = ay * bz - az * by, ky = az * bx - ax * bz, kz = ax * by - ay * bx;
         FV sine2 = VDOT(kx, ky, kz, kx, ky, kz);
         turns &= FB_CMP(sine2, >, parallel);
@@ -193,18 +244,16 @@ FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, 
             VSTORE(pz + q, turns, cz + wz, hz);
         }
     }
-    /* a: joint m − 1 re-spaced; o: where the sweep left it. A joint on top of the one before
-     * it keeps the bone's swept vector, as the backward pass does. */
+    /* The bones re-spaced from the root along their new directions, so that rounding in the
+     * turns never builds up in the lengths. a: joint m − 1 re-spaced; o: where the sweep left
+     * it. A joint on top of the one before it keeps the bone's swept vector, as the backward
+     * pass does. */
     FV ax = VLOAD(px), ay = VLOAD(py), az = VLOAD(pz), ox = ax, oy = ay, oz = az;
     for (int m = 1; m <= n; ++m) {
         size_t q = (size_t)m * s;
-        FV hx = VLOAD(px + q), hy = VLOAD(py + q), hz = VLOAD(pz + q);
-        FV vx = hx - ax, vy = hy - ay, vz = hz - az;
-        FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
-        FM ok = FB_CMP(m2, >, min_square);
-        FV f = VLOAD(len + (size_t)(m - 1) * s) / FB_SQRT(VMAX(m2, min_square));
-        FV nx = VSEL(ok, ax + vx * f, ax + (hx - ox)), ny = VSEL(ok, ay + vy * f, ay + (hy - oy)),
-           nz = VSEL(ok, az + vz * f, az + (hz - oz));
+        FV hx = VLOAD(px + q), hy = VLOAD(py + q), hz = VLOAD(pz + q), nx, ny, nz;
+        FB_FN(_place)
+        (ax, ay, az, hx, hy, hz, VLOAD(len + (size_t)(m - 1) * s), hx - ox, hy - oy, hz - oz, &nx, &ny, &nz);
         VSTORE(px + q, lanes, nx, hx);
         VSTORE(py + q, lanes, ny, hy);
         VSTORE(pz + q, lanes, nz, hz);
@@ -220,7 +269,7 @@ FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, 
 /* The folded bridge (see its use below) for the lanes in `lanes`; returns those it bridged. */
 FB_TARGET static FM FB_FN(_fold_bridge)(const reach_real *len, size_t s, int n, FM lanes, FV rx, FV ry, FV rz,
                                         reach_real *px, reach_real *py, reach_real *pz) {
-    const FV zero = {0}, largest = FB_SPLAT(FB_LARGEST), min_square = FB_SPLAT(FB_MIN_SQUARE);
+    const FV zero = {0}, largest = FB_SPLAT(FB_LARGEST);
     const FM none = {0};
     FM bridged = none, split = none, last = none;
     FV far_x = zero, far_y = zero, far_z = zero, hint_x = zero, hint_y = zero, hint_z = zero, first_run = zero,
@@ -270,14 +319,8 @@ FB_TARGET static FM FB_FN(_fold_bridge)(const reach_real *len, size_t s, int n, 
                              &mx, &my, &mz);
     /* The two runs' unit directions: root to joint m, joint m to joint k. */
     FV ax = mx - rx, ay = my - ry, az = mz - rz, bx = far_x - mx, by = far_y - my, bz = far_z - mz;
-    FV ia = FB_SPLAT(1) / FB_SQRT(VMAX(VDOT(ax, ay, az, ax, ay, az), min_square));
-    FV ib = FB_SPLAT(1) / FB_SQRT(VMAX(VDOT(bx, by, bz, bx, by, bz), min_square));
-    ax = ax * ia;
-    ay = ay * ia;
-    az = az * ia;
-    bx = bx * ib;
-    by = by * ib;
-    bz = bz * ib;
+    (void)FB_FN(_normalize)(&ax, &ay, &az);
+    (void)FB_FN(_normalize)(&bx, &by, &bz);
     VSTORE(px, bridged, rx, VLOAD(px));
     VSTORE(py, bridged, ry, VLOAD(py));
     VSTORE(pz, bridged, rz, VLOAD(pz));
@@ -383,32 +426,9 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
         }
         FM respace = good & ~settled;
         if (VANY(respace)) {
-            /* Each joint onto the line from the (placed) joint below to where it was; a joint
-             * on top of that one continues the bone below (the cold direction for the first). */
-            FV dx = FB_SPLAT(job->direction.x), dy = FB_SPLAT(job->direction.y), dz = FB_SPLAT(job->direction.z);
-            ax = rx;
-            ay = ry;
-            az = rz;
-            VSTORE(px, respace, rx, VLOAD(px));
-            VSTORE(py, respace, ry, VLOAD(py));
-            VSTORE(pz, respace, rz, VLOAD(pz));
-            for (int j = 0; j < n; ++j) {
-                size_t r = (size_t)(j + 1) * s;
-                FV ox = VLOAD(px + r), oy = VLOAD(py + r), oz = VLOAD(pz + r);
-                FV vx = ox - ax, vy = oy - ay, vz = oz - az, l = VLOAD(len + (size_t)j * s);
-                FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
-                FM ok = FB_CMP(m2, >, min_square);
-                FV inv = FB_SPLAT(1) / FB_SQRT(VMAX(m2, min_square));
-                dx = VSEL(ok, vx * inv, dx);
-                dy = VSEL(ok, vy * inv, dy);
-                dz = VSEL(ok, vz * inv, dz);
-                ax = ax + dx * l;
-                ay = ay + dy * l;
-                az = az + dz * l;
-                VSTORE(px + r, respace, ax, ox);
-                VSTORE(py + r, respace, ay, oy);
-                VSTORE(pz + r, respace, az, oz);
-            }
+            FB_FN(_respace)
+            (len, s, n, respace, rx, ry, rz, FB_SPLAT(job->direction.x), FB_SPLAT(job->direction.y),
+             FB_SPLAT(job->direction.z), px, py, pz);
         }
     }
 
@@ -462,13 +482,8 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
         VSTORE(pz + end, passes, tz, oz);
         for (int j = n - 1; j >= 0; --j) {
             size_t r = (size_t)j * s;
-            FV cx = VLOAD(px + r), cy = VLOAD(py + r), cz = VLOAD(pz + r);
-            FV wx = nx - cx, wy = ny - cy, wz = nz - cz;
-            FV m2 = VDOT(wx, wy, wz, wx, wy, wz);
-            FM ok = FB_CMP(m2, >, min_square);
-            FV f = VLOAD(len + (size_t)j * s) / FB_SQRT(VMAX(m2, min_square));
-            FV qx = VSEL(ok, nx - wx * f, nx + (cx - ox)), qy = VSEL(ok, ny - wy * f, ny + (cy - oy)),
-               qz = VSEL(ok, nz - wz * f, nz + (cz - oz));
+            FV cx = VLOAD(px + r), cy = VLOAD(py + r), cz = VLOAD(pz + r), qx, qy, qz;
+            FB_FN(_place)(nx, ny, nz, cx, cy, cz, VLOAD(len + (size_t)j * s), cx - ox, cy - oy, cz - oz, &qx, &qy, &qz);
             VSTORE(px + r, passes, qx, cx);
             VSTORE(py + r, passes, qy, cy);
             VSTORE(pz + r, passes, qz, cz);
@@ -566,13 +581,9 @@ FB_TARGET static void FB_NAME(const fb_job *job, size_t i, reach_status *first_e
                 (ax, ay, az, VLOAD(px + r2), VLOAD(py + r2), VLOAD(pz + r2), hx, hy, hz, la, lb, forward, &mx, &my,
                  &mz);
             }
-            FV vx = mx - ax, vy = my - ay, vz = mz - az;
-            FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
-            FM ok = FB_CMP(m2, >, min_square);
-            FV f = la / FB_SQRT(VMAX(m2, min_square));
             /* An aim on the joint itself: the bone keeps the direction the backward pass gave it. */
-            FV nx2 = VSEL(ok, ax + vx * f, ax + (hx - bx)), ny2 = VSEL(ok, ay + vy * f, ay + (hy - by)),
-               nz2 = VSEL(ok, az + vz * f, az + (hz - bz));
+            FV nx2, ny2, nz2;
+            FB_FN(_place)(ax, ay, az, mx, my, mz, la, hx - bx, hy - by, hz - bz, &nx2, &ny2, &nz2);
             VSTORE(px + r, forward, nx2, hx);
             VSTORE(py + r, forward, ny2, hy);
             VSTORE(pz + r, forward, nz2, hz);
