@@ -43,7 +43,9 @@
  *   - every chain's answer is the same bits whichever kernel solves it (the scalar path or any
  *     SIMD one this machine runs), wherever it sits in the batch and whatever the other chains
  *     hold: the kernels do the same IEEE operations in the same order (no fused multiply-add)
- *   - every bone keeps its length to rounding (a few ε of the bone relative to the chain)
+ *   - every bone keeps its length to rounding (a few ε of the bone relative to the chain); a
+ *     warm pose taken as keeping its lengths (to 64 ε of each bone, see `joints`) may keep
+ *     that error in the bones whose aim falls on their joint
  *   - `reached` is exactly `residual <= tolerance`, and the residual is the end joint's true
  *     distance to the target as computed from the output joints
  *   - against reach_fabrik_solve on the same chain of ball joints (bones along +y, no
