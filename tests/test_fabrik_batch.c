@@ -277,41 +277,48 @@ static void random_chains_keep_lengths_and_reach(void **state) {
     }
 }
 
+/* Solves copies of start with every kernel under o: each SIMD kernel this machine runs gives
+ * the scalar kernel's bits, each it does not run writes nothing, and the default kernel gives
+ * them too. Returns the SIMD kernels run. */
+static int assert_kernels_give_scalar_bits(const chains *start, const reach_fabrik_batch_options *o) {
+    chains scalar = chains_copy(start);
+    reach_fabrik_batch b = batch_of(&scalar);
+    assert_int_equal(reach_fabrik_solve_batch_isa(&b, o, "scalar"), REACH_OK);
+    int run = 0;
+    for (int k = 0; k < SIMD_KERNEL_COUNT; ++k) {
+        chains simd = chains_copy(start);
+        reach_fabrik_batch v = batch_of(&simd);
+        reach_status st = reach_fabrik_solve_batch_isa(&v, o, simd_kernels[k]);
+        if (st == REACH_ERROR_INVALID_ARGUMENT) {
+            /* Not on this machine or build: nothing may have been written. */
+            assert_same_bits(&simd, start);
+        } else {
+            assert_int_equal(st, REACH_OK);
+            assert_same_bits(&simd, &scalar);
+            ++run;
+        }
+        chains_free(&simd);
+    }
+    chains defaulted = chains_copy(start);
+    reach_fabrik_batch d = batch_of(&defaulted);
+    assert_int_equal(reach_fabrik_solve_batch(&d, o), REACH_OK);
+    assert_same_bits(&defaulted, &scalar);
+    chains_free(&defaulted);
+    chains_free(&scalar);
+    return run;
+}
+
 static void every_kernel_gives_the_scalar_bits(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x5eed4b175u);
     int kernels_run = 0;
     for (int cold = 0; cold <= 1; ++cold) {
         int count = test_scaled(10000) + 13;
-        chains scalar = chains_make(count, 10, count);
-        fill_random(&scalar, &rng);
-        chains start = chains_copy(&scalar);
+        chains start = chains_make(count, 10, count);
+        fill_random(&start, &rng);
         reach_fabrik_batch_options o = cold ? cold_options() : reach_fabrik_batch_default_options();
-        reach_fabrik_batch b = batch_of(&scalar);
-        assert_int_equal(reach_fabrik_solve_batch_isa(&b, &o, "scalar"), REACH_OK);
-        for (int k = 0; k < SIMD_KERNEL_COUNT; ++k) {
-            chains simd = chains_copy(&start);
-            reach_fabrik_batch v = batch_of(&simd);
-            reach_status st = reach_fabrik_solve_batch_isa(&v, &o, simd_kernels[k]);
-            if (st == REACH_ERROR_INVALID_ARGUMENT) {
-                /* Not on this machine or build: nothing may have been written. */
-                chains untouched = chains_copy(&start);
-                assert_same_bits(&simd, &untouched);
-                chains_free(&untouched);
-            } else {
-                assert_int_equal(st, REACH_OK);
-                assert_same_bits(&simd, &scalar);
-                ++kernels_run;
-            }
-            chains_free(&simd);
-        }
-        chains defaulted = chains_copy(&start);
-        reach_fabrik_batch d = batch_of(&defaulted);
-        assert_int_equal(reach_fabrik_solve_batch(&d, &o), REACH_OK);
-        assert_same_bits(&defaulted, &scalar);
-        chains_free(&defaulted);
+        kernels_run += assert_kernels_give_scalar_bits(&start, &o);
         chains_free(&start);
-        chains_free(&scalar);
     }
     /* The default kernel is one of them, so at least it ran wherever a SIMD kernel is built. */
     if (strcmp(reach_batch_isa(), "scalar") != 0) assert_true(kernels_run >= 2);
@@ -512,6 +519,21 @@ static void reaches_what_the_single_chain_solver_reaches(void **state) {
     chains_free(&c);
 }
 
+/* Chain i of c: bone `heavy` 1 to 2 long, the others 0.1 to 0.3, its root in a ball. Returns
+ * the radius of the sphere about the root that the end cannot get inside. */
+static reach_real one_heavy_bone(chains *c, int i, int heavy, test_rng *rng) {
+    for (int b = 0; b < c->bones; ++b)
+        c->lengths[at(c, b, i)] = b == heavy ? test_uniform(rng, 1, 2) : test_uniform(rng, REACH_R(0.1), REACH_R(0.3));
+    set3(c->root, i, test_in_ball(rng, 2));
+    return 2 * c->lengths[at(c, heavy, i)] - chain_length(c, i);
+}
+
+/* Chain i's target `distance` from its root in a random direction: one it can reach. */
+static void reachable_target_at(chains *c, int i, reach_real distance, test_rng *rng) {
+    set3(c->target, i, reach_vec3_mad(get3(c->root, i), test_unit_vec3(rng), distance));
+    c->reachable[i] = 1;
+}
+
 /* Folding chains: a long first bone and five short ones, targets from just outside the sphere
  * the chain cannot get inside (the first bone's length less the rest) to a third of the way
  * out. No straight run from the root fits them; the folded bridge (two straight runs) does. */
@@ -519,13 +541,8 @@ static chains folding_chains(test_rng *rng, int count) {
     const int bones = 6;
     chains c = chains_make(count, bones, count);
     for (int i = 0; i < count; ++i) {
-        for (int b = 0; b < bones; ++b)
-            c.lengths[at(&c, b, i)] = b == 0 ? test_uniform(rng, 1, 2) : test_uniform(rng, REACH_R(0.1), REACH_R(0.3));
-        set3(c.root, i, test_in_ball(rng, 2));
-        reach_real length = chain_length(&c, i), inner = 2 * c.lengths[at(&c, 0, i)] - length;
-        reach_real distance = inner + test_uniform(rng, REACH_R(0.01), REACH_R(0.3)) * (length - inner);
-        set3(c.target, i, reach_vec3_mad(get3(c.root, i), test_unit_vec3(rng), distance));
-        c.reachable[i] = 1;
+        reach_real inner = one_heavy_bone(&c, i, 0, rng), length = chain_length(&c, i);
+        reachable_target_at(&c, i, inner + test_uniform(rng, REACH_R(0.01), REACH_R(0.3)) * (length - inner), rng);
         for (int j = 0; j <= bones; ++j)
             set_joint(&c, j, i, reach_vec3_add(get3(c.root, i), test_in_ball(rng, length)));
     }
@@ -564,15 +581,10 @@ static chains middle_heavy_chains(test_rng *rng, int count, reach_real low, reac
     const int bones = 5;
     chains c = chains_make(count, bones, count);
     for (int i = 0; i < count; ++i) {
-        for (int b = 0; b < bones; ++b)
-            c.lengths[at(&c, b, i)] = b == 2 ? test_uniform(rng, 1, 2) : test_uniform(rng, REACH_R(0.1), REACH_R(0.3));
-        set3(c.root, i, test_in_ball(rng, 2));
-        reach_real length = chain_length(&c, i), inner = 2 * c.lengths[at(&c, 2, i)] - length;
+        reach_real inner = one_heavy_bone(&c, i, 2, rng), length = chain_length(&c, i);
         reach_real two_runs = reach_min(reach_fabs(2 * (c.lengths[at(&c, 0, i)] + c.lengths[at(&c, 1, i)]) - length),
                                         reach_fabs(length - 2 * (c.lengths[at(&c, 3, i)] + c.lengths[at(&c, 4, i)])));
-        reach_real distance = inner + test_uniform(rng, low, high) * (two_runs - inner);
-        set3(c.target, i, reach_vec3_mad(get3(c.root, i), test_unit_vec3(rng), distance));
-        c.reachable[i] = 1;
+        reachable_target_at(&c, i, inner + test_uniform(rng, low, high) * (two_runs - inner), rng);
     }
     return c;
 }
@@ -647,17 +659,7 @@ static void every_kernel_gives_the_scalar_bits_on_hard_chains(void **state) {
         for (int k = 0; k < (int)(sizeof caps / sizeof caps[0]); ++k) {
             reach_fabrik_batch_options o = set ? cold_options() : reach_fabrik_batch_default_options();
             o.max_iterations = caps[k];
-            chains scalar = chains_copy(&start);
-            reach_fabrik_batch b = batch_of(&scalar);
-            assert_int_equal(reach_fabrik_solve_batch_isa(&b, &o, "scalar"), REACH_OK);
-            for (int m = 0; m < SIMD_KERNEL_COUNT; ++m) {
-                chains simd = chains_copy(&start);
-                reach_fabrik_batch v = batch_of(&simd);
-                reach_status st = reach_fabrik_solve_batch_isa(&v, &o, simd_kernels[m]);
-                if (st == REACH_OK) assert_same_bits(&simd, &scalar);
-                chains_free(&simd);
-            }
-            chains_free(&scalar);
+            (void)assert_kernels_give_scalar_bits(&start, &o);
         }
         chains_free(&start);
     }
