@@ -112,6 +112,8 @@ static inline double bench_distance(reach_vec3 a, reach_vec3 b) {
 
 /* calloc that ends the program with a message when memory runs out. */
 void *bench_calloc(size_t count, size_t size);
+/* The same for size bytes starting on a multiple of alignment (a power of two). */
+void *bench_aligned_calloc(size_t alignment, size_t size);
 
 #ifdef __cplusplus
 }

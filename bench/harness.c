@@ -52,6 +52,16 @@ void *bench_calloc(size_t count, size_t size) {
     return memory;
 }
 
+void *bench_aligned_calloc(size_t alignment, size_t size) {
+    size = (size + alignment - 1) / alignment * alignment; /* aligned_alloc wants a multiple */
+    void *memory = aligned_alloc(alignment, size ? size : alignment);
+    if (!memory) {
+        fprintf(stderr, "reach-bench: out of memory\n");
+        exit(1);
+    }
+    return memset(memory, 0, size);
+}
+
 static char *copy_string(const char *text) {
     size_t size = strlen(text) + 1;
     char *copy = bench_calloc(size, 1);

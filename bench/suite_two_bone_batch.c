@@ -1,6 +1,8 @@
 /* The two-bone batch suite: reach_two_bone_solve_batch on structure-of-arrays input, 1 000 limbs
  * per call (the arrays stay in cache) and 1 000 000 (they stream from memory), the same batches
  * forced onto the scalar path, and the large batch split over 1 and 2 threads (batch_threads.c).
+ * The arrays start on 64-byte boundaries, as include/reach/batch.h advises; the small batch is
+ * also timed with every array one element past such a boundary, the worst alignment there is.
  * A --quick run leaves the large batch out (it takes minutes in a sanitizer build) and checks
  * the thread split on the small one.
  *
@@ -42,22 +44,30 @@ typedef struct limb_arrays {
     int count;
     double *chain;            /* upper + lower length, for the checks */
     unsigned char *reachable; /* the target is inside the reach range */
+    reach_real *block;        /* one allocation holding every coordinate array and the residuals */
     reach_real *in[IN_ARRAYS];
     reach_real *out[OUT_ARRAYS];
     reach_real *residual;
     unsigned char *reached;
 } limb_arrays;
 
-static void make_arrays(limb_arrays *a, int count, uint64_t seed) {
+#define ARRAY_ALIGNMENT 64
+
+/* count limbs; each coordinate array starts `offset` elements past a 64-byte boundary. */
+static void make_arrays(limb_arrays *a, int count, int offset, uint64_t seed) {
     size_t n = (size_t)count;
+    const size_t per_line = ARRAY_ALIGNMENT / sizeof(reach_real);
+    size_t stride = (n + (size_t)offset + per_line - 1) / per_line * per_line;
     a->count = count;
     a->chain = bench_calloc(n, sizeof *a->chain);
     a->reachable = bench_calloc(n, sizeof *a->reachable);
-    for (int k = 0; k < IN_ARRAYS; k++)
-        a->in[k] = bench_calloc(n, sizeof(reach_real));
-    for (int k = 0; k < OUT_ARRAYS; k++)
-        a->out[k] = bench_calloc(n, sizeof(reach_real));
-    a->residual = bench_calloc(n, sizeof *a->residual);
+    a->block = bench_aligned_calloc(ARRAY_ALIGNMENT, (IN_ARRAYS + OUT_ARRAYS + 1) * stride * sizeof(reach_real));
+    reach_real *next = a->block + offset;
+    for (int k = 0; k < IN_ARRAYS; k++, next += stride)
+        a->in[k] = next;
+    for (int k = 0; k < OUT_ARRAYS; k++, next += stride)
+        a->out[k] = next;
+    a->residual = next;
     a->reached = bench_calloc(n, sizeof *a->reached);
     bench_random r = {seed};
     for (int i = 0; i < count; i++) {
@@ -77,11 +87,7 @@ static void make_arrays(limb_arrays *a, int count, uint64_t seed) {
 static void free_arrays(limb_arrays *a) {
     free(a->chain);
     free(a->reachable);
-    for (int k = 0; k < IN_ARRAYS; k++)
-        free(a->in[k]);
-    for (int k = 0; k < OUT_ARRAYS; k++)
-        free(a->out[k]);
-    free(a->residual);
+    free(a->block);
     free(a->reached);
 }
 
@@ -255,26 +261,31 @@ static int suite_wanted(const bench_run *run) {
 void bench_suite_two_bone_batch(bench_run *run) {
     if (!suite_wanted(run)) return;
     int quick = bench_is_quick(run);
-    limb_arrays small, large;
-    make_arrays(&small, SMALL_COUNT, SEED);
-    if (!quick) make_arrays(&large, LARGE_COUNT, SEED + 1);
+    limb_arrays small, small_unaligned, large;
+    make_arrays(&small, SMALL_COUNT, 0, SEED);
+    make_arrays(&small_unaligned, SMALL_COUNT, 1, SEED);
+    if (!quick) make_arrays(&large, LARGE_COUNT, 0, SEED + 1);
     reach_two_bone_options options = reach_two_bone_default_options();
     run_checks(run, &small, quick ? NULL : &large, &options);
 
+    check_agreement(run, batch_agreement(&small_unaligned, PATH_SIMD, &options), "the batch of unaligned arrays");
+
     batch_pass simd_small = {&small, PATH_SIMD, 1, options, 0}, simd_large = {&large, PATH_SIMD, 1, options, 0};
+    batch_pass simd_unaligned = {&small_unaligned, PATH_SIMD, 1, options, 0};
     batch_pass scalar_small = {&small, PATH_SCALAR, 1, options, 0};
     batch_pass scalar_large = {&large, PATH_SCALAR, 1, options, 0};
     batch_pass one_thread = {&large, PATH_THREADS, 1, options, 0}, two_threads = {&large, PATH_THREADS, 2, options, 0};
     const bench_timed timed[] = {
         {"two_bone/batch/1000", "solves/s", pass_batch, &simd_small, SMALL_COUNT},
         {"two_bone/batch_scalar/1000", "solves/s", pass_batch, &scalar_small, SMALL_COUNT},
+        {"two_bone/batch/1000/unaligned", "solves/s", pass_batch, &simd_unaligned, SMALL_COUNT},
         /* the large batch, not in a --quick run */
         {"two_bone/batch/1000000", "solves/s", pass_batch, &simd_large, LARGE_COUNT},
         {"two_bone/batch_scalar/1000000", "solves/s", pass_batch, &scalar_large, LARGE_COUNT},
         {"two_bone/threads/1", "solves/s", pass_batch, &one_thread, LARGE_COUNT},
         {"two_bone/threads/2", "solves/s", pass_batch, &two_threads, LARGE_COUNT},
     };
-    int timed_count = quick ? 2 : (int)(sizeof timed / sizeof timed[0]);
+    int timed_count = quick ? 3 : (int)(sizeof timed / sizeof timed[0]);
     bench_time(run, timed, timed_count);
     long failures = 0;
     for (int i = 0; i < timed_count; i++)
@@ -291,7 +302,9 @@ void bench_suite_two_bone_batch(bench_run *run) {
     bench_ratio(run, "two_bone/speedup/batch_scalar", "two_bone/batch_scalar/1000", "two_bone/reference");
     bench_ratio(run, "two_bone/speedup/simd", "two_bone/batch/1000", "two_bone/batch_scalar/1000");
     bench_ratio(run, "two_bone/speedup/threads", "two_bone/threads/2", "two_bone/threads/1");
+    bench_ratio(run, "two_bone/speedup/alignment", "two_bone/batch/1000", "two_bone/batch/1000/unaligned");
     free_arrays(&small);
+    free_arrays(&small_unaligned);
     if (!quick) {
         bench_consume((double)large.out[4][LARGE_COUNT - 1]);
         free_arrays(&large);

