@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "packed_vec3.h"
 #include "reach/two_bone.h"
 
 reach_two_bone_options reach_two_bone_default_options(void) {
@@ -355,21 +356,37 @@ static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && 
  * |s| itself (|from × s|² + (|s|²/2)² = |s|² exactly): no second dot product. Given
  * axis = from × s, |s|² and 2/|s|², it scales the axis by 2/|s|² while the square root runs,
  * then by |s|/2, instead of waiting for the square root and then for a divide. */
-static inline reach_quat unit_arc(reach_vec3 axis, reach_real sum_sq, reach_real twice_inverse_sum_sq) {
+static inline void store_unit_arc(reach_quat *q, packed_vec3 axis, reach_real sum_sq, reach_real twice_inverse_sum_sq) {
     const reach_real half_length = reach_sqrt(sum_sq) * REACH_R(0.5);
-    const reach_vec3 c = reach_vec3_scale(reach_vec3_scale(axis, twice_inverse_sum_sq), half_length);
-    return reach_quat_make(c.x, c.y, c.z, half_length);
+    packed_store_quat(q, packed_scale(packed_scale(axis, twice_inverse_sum_sq), half_length), half_length);
+}
+
+/* The robust arc (reach_quat_shortest_arc) for unit vectors opposite to a rounding, and the
+ * vector turned by it. */
+static reach_quat robust_arc(packed_vec3 from, packed_vec3 to, const packed_vec3 *turned, packed_vec3 *turned_out) {
+    reach_vec3 f, t, v;
+    packed_store(&f, from);
+    packed_store(&t, to);
+    reach_quat q = reach_quat_shortest_arc(f, t);
+    if (turned) {
+        packed_store(&v, *turned);
+        v = reach_quat_rotate(q, v);
+        *turned_out = packed_load(&v);
+    }
+    return q;
 }
 
 /* Solves an ordinary limb with default soft IK, stretch and weight into *out and returns 1;
- * returns 0, writing nothing, for anything else. `tolerance` is the option's (finite, >= 0). */
+ * returns 0, writing nothing, for anything else. `tolerance` is the option's (finite, >= 0).
+ * The vectors are packed (packed_vec3.h): the same arithmetic as solve_core's, in fewer
+ * instructions. */
 static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, int rotations,
                           reach_two_bone_output *out) {
-    const reach_vec3 root = in->root;
-    const reach_vec3 upper = reach_vec3_sub(in->mid, root), lower = reach_vec3_sub(in->end, in->mid);
-    const reach_vec3 to_target = reach_vec3_sub(in->target, root);
-    const reach_real l1_sq = reach_vec3_length_sq(upper), l2_sq = reach_vec3_length_sq(lower);
-    const reach_real d_sq = reach_vec3_length_sq(to_target);
+    const packed_vec3 root = packed_load(&in->root), mid = packed_load(&in->mid);
+    const packed_vec3 upper = packed_sub(mid, root), lower = packed_sub(packed_load(&in->end), mid);
+    const packed_vec3 to_target = packed_sub(packed_load(&in->target), root);
+    const reach_real l1_sq = packed_length_sq(upper), l2_sq = packed_length_sq(lower);
+    const reach_real d_sq = packed_length_sq(to_target);
     /* NaN and infinity fail these, so every input but the pole has been checked. */
     if (!REACH_USUALLY(ordinary_square(l1_sq) && ordinary_square(l2_sq) && ordinary_square(d_sq))) return 0;
     const reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq), chain = l1 + l2;
@@ -377,87 +394,87 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     /* solve_core's resolution test, made stricter so as to need the root alone: no coordinate
      * of mid or end exceeds the root's largest by more than the chain (to a few roundings,
      * which the extra unit covers). */
-    if (!REACH_USUALLY(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (reach_vec3_max_abs(root) + chain)))
+    if (!REACH_USUALLY(chain >= (LIMB_RESOLUTION_ULPS + 1) * REACH_REAL_EPSILON * (packed_max_abs(root) + chain)))
         return 0;
-    /* solve_core's target line, to the same bits: its power-of-two scale changes no rounding. */
-    target_line line;
-    line.scale_sq = 1 / d_sq;
+    /* solve_core's target line, to the same bits: its power-of-two scale changes no rounding.
+     * Its unit direction is to_target · scale; scale_sq = 1/d². */
+    const reach_real scale_sq = 1 / d_sq;
     const reach_real d = reach_sqrt(d_sq);
-    line.along = to_target;
-    line.scale = d * line.scale_sq;
+    const reach_real scale = d * scale_sq;
 
     /* The bend side: toward the pole, or, with no pole or a pole on the root, where the knee
      * sticks out now (solve_core's first fallback, taken there for the same inputs). */
-    reach_vec3 side = reach_vec3_zero();
+    packed_vec3 side = packed_sub(root, root);
     reach_real side_scale_sq = 0;
     if (in->use_pole) {
-        side = reach_vec3_sub(in->pole, root);
-        side_scale_sq = reach_vec3_length_sq(side);
+        side = packed_sub(packed_load(&in->pole), root);
+        side_scale_sq = packed_length_sq(side);
         /* Any pole but one on the root outside the ordinary range, or not finite, is the
          * general path's; the one on the root leaves side_scale_sq at 0. */
-        if (!REACH_USUALLY(ordinary_square(side_scale_sq)) && !(side.x == 0 && side.y == 0 && side.z == 0)) return 0;
+        if (!REACH_USUALLY(ordinary_square(side_scale_sq)) && !packed_is_zero(side)) return 0;
     }
     if (!(side_scale_sq > 0)) {
-        reach_vec3 aim = reach_vec3_add(upper, lower);
-        reach_real aim_sq = reach_vec3_length_sq(aim);
+        packed_vec3 aim = packed_add(upper, lower);
+        reach_real aim_sq = packed_length_sq(aim);
         if (!REACH_USUALLY(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
-        side = reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / aim_sq);
+        side = packed_mad(upper, aim, -packed_dot(upper, aim) / aim_sq);
         side_scale_sq = l1_sq;
     }
-    const reach_vec3 off_line = target_line_reject(side, &line);
-    const reach_real off_line_sq = reach_vec3_length_sq(off_line);
+    /* target_line_reject */
+    const packed_vec3 off_line = packed_mad(side, to_target, -packed_dot(side, to_target) * scale_sq);
+    const reach_real off_line_sq = packed_length_sq(off_line);
     if (!REACH_USUALLY(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
-    const reach_vec3 n = reach_vec3_scale(off_line, inverse_sqrt(off_line_sq));
+    const packed_vec3 n = packed_scale(off_line, inverse_sqrt(off_line_sq));
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
     reach_real a, h;
-    triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, d * (REACH_R(0.5) * line.scale_sq), &a, &h);
-    const reach_vec3 new_upper = reach_vec3_add(reach_vec3_scale(to_target, a * line.scale), reach_vec3_scale(n, h));
-    const reach_vec3 new_end = reach_vec3_scale(to_target, dc * line.scale);
+    triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, d * (REACH_R(0.5) * scale_sq), &a, &h);
+    const packed_vec3 new_upper = packed_add(packed_scale(to_target, a * scale), packed_scale(n, h));
+    const packed_vec3 new_end = packed_scale(to_target, dc * scale);
 
-    reach_quat root_rotation = reach_quat_identity(), mid_rotation = reach_quat_identity();
     if (rotations) {
         /* The new bones have lengths l1 and l2 by construction: divide, no normalising. */
         const reach_real inv_l1 = 1 / l1, inv_l2 = 1 / l2;
         /* Near a half turn the arc's axis needs the robust construction. The limb stays on
          * this path either way: which path solves must not depend on whether rotations are
          * asked for, or the positions and residual would differ by a rounding between the two. */
-        const reach_vec3 from = reach_vec3_scale(upper, inv_l1), to = reach_vec3_scale(new_upper, inv_l1);
-        const reach_vec3 lower_dir = reach_vec3_scale(lower, inv_l2);
-        const reach_vec3 new_lower_dir = reach_vec3_scale(reach_vec3_sub(new_end, new_upper), inv_l2);
-        const reach_vec3 root_sum = reach_vec3_add(from, to);
-        const reach_real root_sum_sq = reach_vec3_length_sq(root_sum);
-        reach_vec3 turned_lower, mid_sum;
+        const packed_vec3 from = packed_scale(upper, inv_l1), to = packed_scale(new_upper, inv_l1);
+        const packed_vec3 lower_dir = packed_scale(lower, inv_l2);
+        const packed_vec3 new_lower_dir = packed_scale(packed_sub(new_end, new_upper), inv_l2);
+        const packed_vec3 root_sum = packed_add(from, to);
+        const reach_real root_sum_sq = packed_length_sq(root_sum);
+        packed_vec3 turned_lower, mid_sum;
         if (root_sum_sq > HALF_TURN_SUM_SQ) {
             /* The lower bone turned by the root arc, by Rodrigues' formula for the arc,
              * v + k × v + k × (k × v) / (1 + from·to) with k = from × s and 1 + from·to = |s|²/2:
              * it needs the divide alone, not the normalised quaternion, so the mid arc does not
              * wait for the root arc's square root. Its sum with the new lower bone is taken
              * from the parts known before the divide. */
-            const reach_vec3 axis = reach_vec3_cross(from, root_sum);
+            const packed_vec3 axis = packed_cross(from, root_sum);
             const reach_real twice_inverse_sum_sq = 2 / root_sum_sq;
-            const reach_vec3 kv = reach_vec3_cross(axis, lower_dir), kkv = reach_vec3_cross(axis, kv);
-            const reach_vec3 partial_turn = reach_vec3_add(lower_dir, kv);
-            const reach_vec3 partial_sum = reach_vec3_add(partial_turn, new_lower_dir);
-            root_rotation = unit_arc(axis, root_sum_sq, twice_inverse_sum_sq);
-            turned_lower = reach_vec3_mad(partial_turn, kkv, twice_inverse_sum_sq);
-            mid_sum = reach_vec3_mad(partial_sum, kkv, twice_inverse_sum_sq);
+            const packed_vec3 kv = packed_cross(axis, lower_dir), kkv = packed_cross(axis, kv);
+            const packed_vec3 partial_turn = packed_add(lower_dir, kv);
+            const packed_vec3 partial_sum = packed_add(partial_turn, new_lower_dir);
+            store_unit_arc(&out->root_rotation, axis, root_sum_sq, twice_inverse_sum_sq);
+            turned_lower = packed_mad(partial_turn, kkv, twice_inverse_sum_sq);
+            mid_sum = packed_mad(partial_sum, kkv, twice_inverse_sum_sq);
         } else {
-            root_rotation = reach_quat_shortest_arc(from, to);
-            turned_lower = reach_quat_rotate(root_rotation, lower_dir);
-            mid_sum = reach_vec3_add(turned_lower, new_lower_dir);
+            out->root_rotation = robust_arc(from, to, &lower_dir, &turned_lower);
+            mid_sum = packed_add(turned_lower, new_lower_dir);
         }
-        const reach_real mid_sum_sq = reach_vec3_length_sq(mid_sum);
-        mid_rotation = mid_sum_sq > HALF_TURN_SUM_SQ
-                           ? unit_arc(reach_vec3_cross(turned_lower, mid_sum), mid_sum_sq, 2 / mid_sum_sq)
-                           : reach_quat_shortest_arc(turned_lower, new_lower_dir);
+        const reach_real mid_sum_sq = packed_length_sq(mid_sum);
+        if (mid_sum_sq > HALF_TURN_SUM_SQ)
+            store_unit_arc(&out->mid_rotation, packed_cross(turned_lower, mid_sum), mid_sum_sq, 2 / mid_sum_sq);
+        else
+            out->mid_rotation = robust_arc(turned_lower, new_lower_dir, NULL, NULL);
+    } else {
+        out->root_rotation = reach_quat_identity();
+        out->mid_rotation = reach_quat_identity();
     }
     /* The end lies on the target line at dc, the target at d. */
     const reach_real residual = reach_fabs(d - dc);
-    out->mid = reach_vec3_add(root, new_upper);
-    out->end = reach_vec3_add(root, new_end);
-    out->root_rotation = root_rotation;
-    out->mid_rotation = mid_rotation;
+    packed_store(&out->mid, packed_add(root, new_upper));
+    packed_store(&out->end, packed_add(root, new_end));
     out->upper_length = l1;
     out->lower_length = l2;
     out->residual = residual;

@@ -1,0 +1,82 @@
+/* 3-vectors for short, hot paths (the two-bone solver's ordinary limbs). In float on x86-64 a
+ * vector is one SSE register (x, y, z, 0): an add or scale is then one instruction instead of
+ * three, and the few dozen vectors such a path keeps live fit in the sixteen registers instead
+ * of spilling. Everywhere else a vector is a reach_vec3 and these are vecmath.h's operations.
+ * Each lane does what the scalar code does, in the same order (a dot product is (x + y) + z),
+ * so both give the same bits. */
+#ifndef REACH_PACKED_VEC3_H
+#define REACH_PACKED_VEC3_H
+
+#include "reach/vecmath.h"
+
+#if !defined(REACH_DOUBLE) && defined(__SSE2__)
+#include <emmintrin.h>
+
+typedef __m128 packed_vec3;
+
+static inline packed_vec3 packed_load(const reach_vec3 *p) {
+    /* x and y as one 8-byte load, z on its own: nothing past the vector is read. */
+    __m128 xy = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)p);
+    return _mm_movelh_ps(xy, _mm_load_ss(&p->z));
+}
+static inline void packed_store(reach_vec3 *p, packed_vec3 v) {
+    _mm_storel_pi((__m64 *)(void *)p, v);
+    _mm_store_ss(&p->z, _mm_movehl_ps(v, v));
+}
+/* The quaternion (v, w); v's fourth lane is 0. */
+static inline void packed_store_quat(reach_quat *q, packed_vec3 v, float w) {
+    __m128 only_w = _mm_set_ss(w);
+    _mm_storeu_ps(&q->x, _mm_add_ps(v, _mm_shuffle_ps(only_w, only_w, _MM_SHUFFLE(0, 1, 1, 1))));
+}
+static inline packed_vec3 packed_add(packed_vec3 a, packed_vec3 b) { return _mm_add_ps(a, b); }
+static inline packed_vec3 packed_sub(packed_vec3 a, packed_vec3 b) { return _mm_sub_ps(a, b); }
+static inline packed_vec3 packed_scale(packed_vec3 a, float s) { return _mm_mul_ps(a, _mm_set1_ps(s)); }
+/* a + b·s */
+static inline packed_vec3 packed_mad(packed_vec3 a, packed_vec3 b, float s) {
+    return _mm_add_ps(a, _mm_mul_ps(b, _mm_set1_ps(s)));
+}
+static inline float packed_dot(packed_vec3 a, packed_vec3 b) {
+    __m128 p = _mm_mul_ps(a, b);
+    __m128 xy = _mm_add_ss(p, _mm_shuffle_ps(p, p, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_cvtss_f32(_mm_add_ss(xy, _mm_movehl_ps(p, p)));
+}
+static inline packed_vec3 packed_cross(packed_vec3 a, packed_vec3 b) {
+    /* (a.y b.z − a.z b.y, a.z b.x − a.x b.z, a.x b.y − a.y b.x) as a · b_yzx − a_yzx · b, turned
+     * back from yzx order. */
+    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
+    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
+}
+static inline float packed_max_abs(packed_vec3 a) {
+    __m128 m = _mm_andnot_ps(_mm_set1_ps(-0.0f), a);
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m)); /* max(x, z), max(y, 0) */
+    return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1))));
+}
+static inline int packed_is_zero(packed_vec3 a) {
+    return _mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) == 0xf;
+}
+
+#else
+
+typedef reach_vec3 packed_vec3;
+
+static inline packed_vec3 packed_load(const reach_vec3 *p) { return *p; }
+static inline void packed_store(reach_vec3 *p, packed_vec3 v) { *p = v; }
+static inline void packed_store_quat(reach_quat *q, packed_vec3 v, reach_real w) {
+    *q = reach_quat_make(v.x, v.y, v.z, w);
+}
+static inline packed_vec3 packed_add(packed_vec3 a, packed_vec3 b) { return reach_vec3_add(a, b); }
+static inline packed_vec3 packed_sub(packed_vec3 a, packed_vec3 b) { return reach_vec3_sub(a, b); }
+static inline packed_vec3 packed_scale(packed_vec3 a, reach_real s) { return reach_vec3_scale(a, s); }
+static inline packed_vec3 packed_mad(packed_vec3 a, packed_vec3 b, reach_real s) { return reach_vec3_mad(a, b, s); }
+static inline reach_real packed_dot(packed_vec3 a, packed_vec3 b) { return reach_vec3_dot(a, b); }
+static inline packed_vec3 packed_cross(packed_vec3 a, packed_vec3 b) { return reach_vec3_cross(a, b); }
+static inline reach_real packed_max_abs(packed_vec3 a) { return reach_vec3_max_abs(a); }
+static inline int packed_is_zero(packed_vec3 a) { return a.x == 0 && a.y == 0 && a.z == 0; }
+
+#endif
+
+static inline reach_real packed_length_sq(packed_vec3 a) { return packed_dot(a, a); }
+
+#endif
