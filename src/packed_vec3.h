@@ -1,9 +1,11 @@
-/* 3-vectors for short, hot paths (the two-bone solver's ordinary limbs). In float on x86-64 a
- * vector is one SSE register (x, y, z, 0): an add or scale is then one instruction instead of
- * three, and the few dozen vectors such a path keeps live fit in the sixteen registers instead
- * of spilling. Everywhere else a vector is a reach_vec3 and these are vecmath.h's operations.
- * Each lane does what the scalar code does, in the same order (a dot product is (x + y) + z),
- * so both give the same bits. */
+/* 3-vectors and quaternions for short, hot paths (the two-bone solver's ordinary limbs, forward
+ * kinematics). In float on x86-64 a vector is one SSE register (x, y, z, 0) and a quaternion one
+ * (x, y, z, w): an add or scale is then one instruction instead of three or four, and the few
+ * dozen vectors such a path keeps live fit in the sixteen registers instead of spilling.
+ * Everywhere else they are reach_vec3 and reach_quat and these are vecmath.h's operations. Each
+ * lane does what the scalar code does, in the same order (a dot product is (x + y) + z; a
+ * product's term subtracted there is a negated term added here, which rounds alike), so both
+ * give the same bits. */
 #ifndef REACH_PACKED_VEC3_H
 #define REACH_PACKED_VEC3_H
 
@@ -57,6 +59,33 @@ static inline int packed_is_zero(packed_vec3 a) {
     return _mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) == 0xf;
 }
 
+typedef __m128 packed_quat;
+
+static inline packed_quat packed_quat_load(const reach_quat *q) { return _mm_loadu_ps(&q->x); }
+static inline void packed_quat_store(reach_quat *q, packed_quat v) { _mm_storeu_ps(&q->x, v); }
+
+#define PACKED_LANE(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
+
+/* reach_quat_mul: a.w·b + a.x·(b.w, −b.z, b.y, −b.x) + a.y·(b.z, b.w, −b.x, −b.y)
+ * + a.z·(−b.y, b.x, b.w, −b.z), summed in that order. */
+static inline packed_quat packed_quat_mul(packed_quat a, packed_quat b) {
+    const __m128 flip_yw = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000u, 0, (int)0x80000000u, 0));
+    const __m128 flip_zw = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000u, (int)0x80000000u, 0, 0));
+    const __m128 flip_xw = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000u, 0, 0, (int)0x80000000u));
+    __m128 sum = _mm_mul_ps(PACKED_LANE(a, 3), b);
+    sum = _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 0), _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), flip_yw)));
+    sum = _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 1), _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), flip_zw)));
+    return _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 2), _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), flip_xw)));
+}
+
+/* reach_quat_rotate: t = 2 (u × v), v + w t + u × t with u = q's vector part. q's fourth lane
+ * meets v's 0 in the cross products, so the result's fourth lane stays 0. */
+static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) {
+    packed_vec3 t = packed_cross(q, v);
+    t = _mm_add_ps(t, t);
+    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, PACKED_LANE(q, 3))), packed_cross(q, t));
+}
+
 #else
 
 typedef reach_vec3 packed_vec3;
@@ -74,6 +103,13 @@ static inline reach_real packed_dot(packed_vec3 a, packed_vec3 b) { return reach
 static inline packed_vec3 packed_cross(packed_vec3 a, packed_vec3 b) { return reach_vec3_cross(a, b); }
 static inline reach_real packed_max_abs(packed_vec3 a) { return reach_vec3_max_abs(a); }
 static inline int packed_is_zero(packed_vec3 a) { return a.x == 0 && a.y == 0 && a.z == 0; }
+
+typedef reach_quat packed_quat;
+
+static inline packed_quat packed_quat_load(const reach_quat *q) { return *q; }
+static inline void packed_quat_store(reach_quat *q, packed_quat v) { *q = v; }
+static inline packed_quat packed_quat_mul(packed_quat a, packed_quat b) { return reach_quat_mul(a, b); }
+static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) { return reach_quat_rotate(q, v); }
 
 #endif
 

@@ -1,6 +1,7 @@
 /* The skeleton model: joints, validation, forward kinematics, joint values, chains, and the way
  * back from solved positions to local rotations. */
 #include "internal.h"
+#include "packed_vec3.h"
 #include "reach/skeleton.h"
 
 /* ---- joints ----------------------------------------------------------------------------- */
@@ -112,10 +113,19 @@ void reach_pose_rest(const reach_skeleton *skeleton, reach_transform *local) {
         local[i] = skeleton->rest[i];
 }
 
+/* reach_transform_mul on packed vectors (packed_vec3.h): the same bits in fewer instructions,
+ * for the solvers evaluate poses over and over. */
 void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transform *local, reach_transform *world) {
     for (int i = 0; i < skeleton->bone_count; ++i) {
         int parent = skeleton->parents[i];
-        world[i] = parent < 0 ? local[i] : reach_transform_mul(world[parent], local[i]);
+        if (parent < 0) {
+            world[i] = local[i];
+            continue;
+        }
+        packed_quat parent_rotation = packed_quat_load(&world[parent].rotation);
+        packed_vec3 offset = packed_quat_rotate(parent_rotation, packed_load(&local[i].translation));
+        packed_store(&world[i].translation, packed_add(offset, packed_load(&world[parent].translation)));
+        packed_quat_store(&world[i].rotation, packed_quat_mul(parent_rotation, packed_quat_load(&local[i].rotation)));
     }
 }
 
