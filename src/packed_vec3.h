@@ -55,9 +55,7 @@ static inline float packed_max_abs(packed_vec3 a) {
     m = _mm_max_ps(m, _mm_movehl_ps(m, m)); /* max(x, z), max(y, 0) */
     return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1))));
 }
-static inline int packed_is_zero(packed_vec3 a) {
-    return _mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) == 0xf;
-}
+static inline int packed_is_zero(packed_vec3 a) { return _mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) == 0xf; }
 
 typedef __m128 packed_quat;
 
@@ -72,10 +70,12 @@ static inline packed_quat packed_quat_mul(packed_quat a, packed_quat b) {
     const __m128 flip_yw = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000u, 0, (int)0x80000000u, 0));
     const __m128 flip_zw = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000u, (int)0x80000000u, 0, 0));
     const __m128 flip_xw = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000u, 0, 0, (int)0x80000000u));
-    __m128 sum = _mm_mul_ps(PACKED_LANE(a, 3), b);
-    sum = _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 0), _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), flip_yw)));
-    sum = _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 1), _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), flip_zw)));
-    return _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 2), _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), flip_xw)));
+    __m128 b_wzyx = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), flip_yw);
+    __m128 b_zwxy = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), flip_zw);
+    __m128 b_yxwz = _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), flip_xw);
+    __m128 sum = _mm_add_ps(_mm_mul_ps(PACKED_LANE(a, 3), b), _mm_mul_ps(PACKED_LANE(a, 0), b_wzyx));
+    sum = _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 1), b_zwxy));
+    return _mm_add_ps(sum, _mm_mul_ps(PACKED_LANE(a, 2), b_yxwz));
 }
 
 /* reach_quat_rotate: t = 2 (u × v), v + w t + u × t with u = q's vector part. q's fourth lane
