@@ -77,7 +77,7 @@ format-check: deps-test
 
 lint: deps-test
 	scripts/check-static-names.sh
-	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
+	cppcheck --quiet --error-exitcode=1 -j$(JOBS) --std=c11 --enable=warning,portability,performance \
 	  --inline-suppr -Iinclude -Isrc -Icli -I/usr/include/cjson --suppress=missingIncludeSystem src cli
 
 clean:

@@ -39,6 +39,9 @@ run_target() {
 
 # Each target is one process on one core: FUZZ_JOBS of them (the cores) run at once.
 jobs_at_once=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+((jobs_at_once >= 1)) || jobs_at_once=1
+# An interrupted run takes its fuzzers with it.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 echo "fuzz: ${#targets[@]} targets for ${seconds}s each, $jobs_at_once at a time"
 for target in "${targets[@]}"; do
   rm -f "$build/$target.status"

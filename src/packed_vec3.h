@@ -5,31 +5,40 @@
  * Everywhere else they are reach_vec3 and reach_quat and these are vecmath.h's operations. Each
  * lane does what the scalar code does, in the same order (a dot product is (x + y) + z; a
  * product's term subtracted there is a negated term added here, which rounds alike), so both
- * give the same bits. */
+ * give the same bits, signed zeros included; tests/test_packed.c checks it. (A build that lets
+ * the compiler fuse multiplies and adds, -march=haswell say, fuses the scalar code but not the
+ * intrinsics: the two then differ by roundings.) */
 #ifndef REACH_PACKED_VEC3_H
 #define REACH_PACKED_VEC3_H
 
 #include "reach/vecmath.h"
 
-#if !defined(REACH_DOUBLE) && defined(__SSE2__)
+/* __SSE2_MATH__: scalar float arithmetic is SSE too (not x87, as on 32-bit x86), so the lanes
+ * round as the scalar code does. */
+#if !defined(REACH_DOUBLE) && defined(__SSE2__) && defined(__SSE2_MATH__)
 #include <emmintrin.h>
+#include <string.h>
 
 typedef __m128 packed_vec3;
 
 static inline packed_vec3 packed_load(const reach_vec3 *p) {
-    /* x and y as one 8-byte load, z on its own: nothing past the vector is read. */
-    __m128 xy = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)p);
-    return _mm_movelh_ps(xy, _mm_load_ss(&p->z));
+    /* x and y as one 8-byte load (memcpy: a reach_vec3 is only float-aligned), z on its own:
+     * nothing past the vector is read. */
+    double xy;
+    memcpy(&xy, p, sizeof xy);
+    return _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(xy)), _mm_load_ss(&p->z));
 }
 static inline void packed_store(reach_vec3 *p, packed_vec3 v) {
-    _mm_storel_pi((__m64 *)(void *)p, v);
+    double xy = _mm_cvtsd_f64(_mm_castps_pd(v));
+    memcpy(p, &xy, sizeof xy);
     _mm_store_ss(&p->z, _mm_movehl_ps(v, v));
 }
-/* The quaternion (v, w); v's fourth lane is 0. */
+/* The quaternion (v, w), w moved in by shuffles (an add would turn a −0 of v into +0). */
 static inline void packed_store_quat(reach_quat *q, packed_vec3 v, float w) {
-    __m128 only_w = _mm_set_ss(w);
-    _mm_storeu_ps(&q->x, _mm_add_ps(v, _mm_shuffle_ps(only_w, only_w, _MM_SHUFFLE(0, 1, 1, 1))));
+    __m128 z_w = _mm_unpacklo_ps(_mm_movehl_ps(v, v), _mm_set_ss(w));
+    _mm_storeu_ps(&q->x, _mm_movelh_ps(v, z_w));
 }
+static inline packed_vec3 packed_zero(void) { return _mm_setzero_ps(); }
 static inline packed_vec3 packed_add(packed_vec3 a, packed_vec3 b) { return _mm_add_ps(a, b); }
 static inline packed_vec3 packed_sub(packed_vec3 a, packed_vec3 b) { return _mm_sub_ps(a, b); }
 static inline packed_vec3 packed_scale(packed_vec3 a, float s) { return _mm_mul_ps(a, _mm_set1_ps(s)); }
@@ -50,10 +59,12 @@ static inline packed_vec3 packed_cross(packed_vec3 a, packed_vec3 b) {
     __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b));
     return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
 }
+/* max(|x|, max(|y|, |z|)) as reach_vec3_max_abs takes it: maxss is the same a > b ? a : b,
+ * NaN included. */
 static inline float packed_max_abs(packed_vec3 a) {
     __m128 m = _mm_andnot_ps(_mm_set1_ps(-0.0f), a);
-    m = _mm_max_ps(m, _mm_movehl_ps(m, m)); /* max(x, z), max(y, 0) */
-    return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1))));
+    __m128 y_z = _mm_max_ss(_mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1)), _mm_movehl_ps(m, m));
+    return _mm_cvtss_f32(_mm_max_ss(m, y_z));
 }
 static inline int packed_is_zero(packed_vec3 a) { return _mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) == 0xf; }
 
@@ -79,12 +90,14 @@ static inline packed_quat packed_quat_mul(packed_quat a, packed_quat b) {
 }
 
 /* reach_quat_rotate: t = 2 (u × v), v + w t + u × t with u = q's vector part. q's fourth lane
- * meets v's 0 in the cross products, so the result's fourth lane stays 0. */
+ * meets v's 0 in the cross products, so for a finite q the result's fourth lane stays 0. */
 static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) {
     packed_vec3 t = packed_cross(q, v);
     t = _mm_add_ps(t, t);
     return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, PACKED_LANE(q, 3))), packed_cross(q, t));
 }
+
+#undef PACKED_LANE
 
 #else
 
@@ -95,6 +108,7 @@ static inline void packed_store(reach_vec3 *p, packed_vec3 v) { *p = v; }
 static inline void packed_store_quat(reach_quat *q, packed_vec3 v, reach_real w) {
     *q = reach_quat_make(v.x, v.y, v.z, w);
 }
+static inline packed_vec3 packed_zero(void) { return reach_vec3_zero(); }
 static inline packed_vec3 packed_add(packed_vec3 a, packed_vec3 b) { return reach_vec3_add(a, b); }
 static inline packed_vec3 packed_sub(packed_vec3 a, packed_vec3 b) { return reach_vec3_sub(a, b); }
 static inline packed_vec3 packed_scale(packed_vec3 a, reach_real s) { return reach_vec3_scale(a, s); }

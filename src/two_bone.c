@@ -404,7 +404,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
 
     /* The bend side: toward the pole, or, with no pole or a pole on the root, where the knee
      * sticks out now (solve_core's first fallback, taken there for the same inputs). */
-    packed_vec3 side = packed_sub(root, root);
+    packed_vec3 side = packed_zero();
     reach_real side_scale_sq = 0;
     if (in->use_pole) {
         side = packed_sub(packed_load(&in->pole), root);

@@ -1,0 +1,163 @@
+/* The packed 3-vectors and quaternions (src/packed_vec3.h) against vecmath.h's scalar operations,
+ * bit for bit: random values of every scale and sign, signed zeros, infinities, subnormals and
+ * NaN (where both give NaN, any NaN will do). Then forward kinematics, which runs on them,
+ * against reach_transform_mul bone by bone, also when the world array is the local one. In
+ * double, and off x86-64, the packed types are the scalar ones and the test checks the
+ * fallback. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "../src/packed_vec3.h"
+
+#define CASES 200000
+
+#ifdef REACH_DOUBLE
+#define SMALLEST_NORMAL DBL_MIN
+#else
+#define SMALLEST_NORMAL FLT_MIN
+#endif
+
+/* A coordinate: mostly ordinary values of any scale, sometimes a special one. */
+static reach_real any_coordinate(test_rng *rng) {
+    static const reach_real special[] = {0, -REACH_R(0.0), 1, -1, REACH_REAL_EPSILON, -REACH_REAL_EPSILON};
+    uint64_t pick = test_rng_next(rng) % 16;
+    if (pick < 6) return special[pick];
+    if (pick == 6) return (test_rng_next(rng) & 1) ? (reach_real)INFINITY : -(reach_real)INFINITY;
+    if (pick == 7) return (reach_real)NAN;
+    if (pick == 8) return test_uniform(rng, -1, 1) * SMALLEST_NORMAL; /* subnormal or zero */
+    reach_real magnitude = (reach_real)pow(2.0, (double)test_uniform(rng, -40, 40));
+    return test_uniform(rng, -1, 1) * magnitude;
+}
+
+/* Finite coordinates only: where a computation must not meet infinity or NaN. */
+static reach_real finite_coordinate(test_rng *rng) {
+    reach_real x;
+    do
+        x = any_coordinate(rng);
+    while (!reach_is_finite(x));
+    return x;
+}
+
+static reach_vec3 any_vec3(test_rng *rng, int finite) {
+    reach_real (*coordinate)(test_rng *) = finite ? finite_coordinate : any_coordinate;
+    return reach_vec3_make(coordinate(rng), coordinate(rng), coordinate(rng));
+}
+
+static reach_quat any_quat(test_rng *rng, int finite) {
+    reach_vec3 v = any_vec3(rng, finite);
+    return reach_quat_make(v.x, v.y, v.z, finite ? finite_coordinate(rng) : any_coordinate(rng));
+}
+
+/* The same bits, or NaN on both sides. */
+static int same_real(reach_real a, reach_real b) {
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void expect_vec3(reach_vec3 packed_result, reach_vec3 scalar, const char *what, int index) {
+    if (same_real(packed_result.x, scalar.x) && same_real(packed_result.y, scalar.y) &&
+        same_real(packed_result.z, scalar.z))
+        return;
+    fail_msg("%s, case %d: packed (%a, %a, %a), scalar (%a, %a, %a)", what, index, (double)packed_result.x,
+             (double)packed_result.y, (double)packed_result.z, (double)scalar.x, (double)scalar.y, (double)scalar.z);
+}
+
+static void expect_quat(reach_quat packed_result, reach_quat scalar, const char *what, int index) {
+    expect_vec3(reach_vec3_make(packed_result.x, packed_result.y, packed_result.z),
+                reach_vec3_make(scalar.x, scalar.y, scalar.z), what, index);
+    if (!same_real(packed_result.w, scalar.w))
+        fail_msg("%s, case %d: w packed %a, scalar %a", what, index, (double)packed_result.w, (double)scalar.w);
+}
+
+static void expect_real(reach_real packed_result, reach_real scalar, const char *what, int index) {
+    if (!same_real(packed_result, scalar))
+        fail_msg("%s, case %d: packed %a, scalar %a", what, index, (double)packed_result, (double)scalar);
+}
+
+static reach_vec3 unpacked(packed_vec3 v) {
+    reach_vec3 out;
+    packed_store(&out, v);
+    return out;
+}
+
+static void vectors_match_the_scalar_operations(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4ed);
+    for (int i = 0; i < CASES; ++i) {
+        reach_vec3 a = any_vec3(&rng, 0), b = any_vec3(&rng, 0);
+        reach_real s = any_coordinate(&rng);
+        packed_vec3 pa = packed_load(&a), pb = packed_load(&b);
+        expect_vec3(unpacked(pa), a, "load and store", i);
+        expect_vec3(unpacked(packed_add(pa, pb)), reach_vec3_add(a, b), "add", i);
+        expect_vec3(unpacked(packed_sub(pa, pb)), reach_vec3_sub(a, b), "sub", i);
+        expect_vec3(unpacked(packed_scale(pa, s)), reach_vec3_scale(a, s), "scale", i);
+        expect_vec3(unpacked(packed_mad(pa, pb, s)), reach_vec3_mad(a, b, s), "mad", i);
+        expect_vec3(unpacked(packed_cross(pa, pb)), reach_vec3_cross(a, b), "cross", i);
+        expect_real(packed_dot(pa, pb), reach_vec3_dot(a, b), "dot", i);
+        expect_real(packed_length_sq(pa), reach_vec3_length_sq(a), "length_sq", i);
+        expect_real(packed_max_abs(pa), reach_vec3_max_abs(a), "max_abs", i);
+        assert_int_equal(packed_is_zero(pa), a.x == 0 && a.y == 0 && a.z == 0);
+        reach_quat q, expected = reach_quat_make(a.x, a.y, a.z, s);
+        packed_store_quat(&q, pa, s);
+        expect_quat(q, expected, "store_quat", i);
+    }
+    expect_vec3(unpacked(packed_zero()), reach_vec3_zero(), "zero", 0);
+}
+
+static void quaternions_match_the_scalar_operations(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4ee);
+    for (int i = 0; i < CASES; ++i) {
+        int finite = i % 2; /* half the cases may hold infinities and NaN */
+        reach_quat a = any_quat(&rng, finite), b = i % 3 ? test_unit_quat(&rng) : any_quat(&rng, finite);
+        reach_vec3 v = any_vec3(&rng, finite);
+        reach_quat product;
+        packed_quat_store(&product, packed_quat_mul(packed_quat_load(&a), packed_quat_load(&b)));
+        expect_quat(product, reach_quat_mul(a, b), "quat_mul", i);
+        expect_vec3(unpacked(packed_quat_rotate(packed_quat_load(&a), packed_load(&v))), reach_quat_rotate(a, v),
+                    "quat_rotate", i);
+    }
+}
+
+/* A random tree: every bone's parent comes before it. */
+#define BONES 40
+
+static void forward_kinematics_matches_transform_products(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4ef);
+    int parents[BONES];
+    reach_transform rest[BONES], local[BONES], world[BONES], in_place[BONES];
+    for (int round = 0; round < 500; ++round) {
+        for (int i = 0; i < BONES; ++i) {
+            parents[i] = i == 0 || test_rng_next(&rng) % 8 == 0 ? -1 : (int)(test_rng_next(&rng) % (uint64_t)i);
+            rest[i] = reach_transform_make(test_unit_quat(&rng), test_in_ball(&rng, 2));
+            local[i] = reach_transform_make(test_unit_quat(&rng), any_vec3(&rng, 1));
+        }
+        reach_skeleton skeleton;
+        memset(&skeleton, 0, sizeof skeleton);
+        skeleton.bone_count = BONES;
+        skeleton.parents = parents;
+        skeleton.rest = rest;
+        reach_forward_kinematics(&skeleton, local, world);
+        memcpy(in_place, local, sizeof in_place);
+        reach_forward_kinematics(&skeleton, in_place, in_place);
+        for (int i = 0; i < BONES; ++i) {
+            reach_transform expected = parents[i] < 0 ? local[i] : reach_transform_mul(world[parents[i]], local[i]);
+            expect_quat(world[i].rotation, expected.rotation, "world rotation", i);
+            expect_vec3(world[i].translation, expected.translation, "world translation", i);
+            expect_quat(in_place[i].rotation, expected.rotation, "in place, rotation", i);
+            expect_vec3(in_place[i].translation, expected.translation, "in place, translation", i);
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vectors_match_the_scalar_operations),
+        cmocka_unit_test(quaternions_match_the_scalar_operations),
+        cmocka_unit_test(forward_kinematics_matches_transform_products),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
