@@ -1,7 +1,7 @@
 // The Orocos KDL comparison (built when Debian's liborocos-kdl-dev is installed): the pose sets
 // of the Jacobian suite (robots.h) solved in this program by KDL's ChainIkSolverPos_LMA and
-// ChainIkSolverPos_NR_JL and by reach, taking turns round by round, every answer judged the same
-// way: KDL's forward kinematics (double) of the returned joint values within 1e-5 m and 1e-4 rad
+// ChainIkSolverPos_NR_JL and by reach, the four solvers taking turns pose by pose, every answer
+// judged the same way: KDL's forward kinematics (double) of the returned joint values within 1e-5 m and 1e-4 rad
 // of the goal, every joint within its limits.
 //
 //   kdl/ROBOT/lma           KDL's Levenberg–Marquardt solver with its defaults (at most 500
@@ -144,65 +144,86 @@ void fill_values(const reach_skeleton *skeleton, const reach_transform *pose, in
         q(static_cast<unsigned int>(i)) = static_cast<double>(values[i]);
 }
 
-// One round of one solver over the robot's poses. The answers are judged in round 0 only (the
-// solvers are deterministic).
-void solve_round(robot_comparison &c, solver_kind kind, int round, void *scratch, size_t scratch_size, checks &totals) {
-    const bench_robot *robot = c.robot;
-    unsigned int dof = static_cast<unsigned int>(robot->dof);
-    KDL::ChainFkSolverPos_recursive fk(c.chain);
-    counting_fk counted(c.chain);
-    KDL::ChainIkSolverVel_pinv velocity(c.chain);
+// The solvers of one robot, built once a round.
+struct robot_solvers {
+    KDL::ChainFkSolverPos_recursive fk;
+    counting_fk counted;
+    KDL::ChainIkSolverVel_pinv velocity;
+    KDL::ChainIkSolverPos_LMA lma;
+    KDL::ChainIkSolverPos_NR_JL nr_jl;
+    reach_solver_settings dls, robust;
+
+    robot_solvers(const robot_comparison &c, const Eigen::Matrix<double, 6, 1> &weights)
+        : fk(c.chain), counted(c.chain), velocity(c.chain), lma(c.chain, weights, position_tolerance),
+          nr_jl(c.chain, c.q_min, c.q_max, counted, velocity) {
+        dls = reach_solver_default_settings();
+        dls.jacobian_method = REACH_JACOBIAN_DLS;
+        dls.tolerance = static_cast<reach_real>(position_tolerance);
+        dls.angle_tolerance = static_cast<reach_real>(angle_tolerance);
+        robust = dls;
+        robust.restarts = robust_restarts;
+        robust.max_iterations = robust_iterations;
+    }
+};
+
+Eigen::Matrix<double, 6, 1> lma_weights() {
     Eigen::Matrix<double, 6, 1> weights;
     weights << 1, 1, 1, 0.1, 0.1, 0.1;
-    KDL::ChainIkSolverPos_LMA lma(c.chain, weights, position_tolerance);
-    KDL::ChainIkSolverPos_NR_JL nr_jl(c.chain, c.q_min, c.q_max, counted, velocity);
-    reach_solver_settings settings = reach_solver_default_settings();
-    settings.jacobian_method = REACH_JACOBIAN_DLS;
-    settings.tolerance = static_cast<reach_real>(position_tolerance);
-    settings.angle_tolerance = static_cast<reach_real>(angle_tolerance);
-    if (kind == REACH_ROBUST) {
-        settings.restarts = robust_restarts;
-        settings.max_iterations = robust_iterations;
+    return weights;
+}
+
+// One solver on pose k. The answer is judged in round 0 only (the solvers are deterministic).
+void solve_one(robot_comparison &c, robot_solvers &s, solver_kind kind, int k, int round, void *scratch,
+               size_t scratch_size, checks &totals) {
+    const bench_robot *robot = c.robot;
+    KDL::JntArray q(static_cast<unsigned int>(robot->dof));
+    int iterations = 0;
+    double seconds = 0;
+    if (kind == LMA || kind == NR_JL) {
+        s.counted.calls = 0;
+        double start = bench_seconds();
+        int status = kind == LMA ? s.lma.CartToJnt(c.starts[size_t(k)], c.goals[size_t(k)], q)
+                                 : s.nr_jl.CartToJnt(c.starts[size_t(k)], c.goals[size_t(k)], q);
+        seconds = bench_seconds() - start;
+        iterations = kind == LMA ? s.lma.lastNrOfIter : int(s.counted.calls - (status >= 0 ? 1 : 0));
+    } else {
+        reach_target target = reach_target_position(robot->tool, c.poses->goals[k].translation);
+        target.orientation = c.poses->goals[k].rotation;
+        target.use_orientation = 1;
+        reach_transform pose[BENCH_ROBOT_MAX_ROWS + 1];
+        bench_robot_set_values(robot, &c.poses->start_values[k * robot->dof], pose);
+        reach_solve_result result;
+        const reach_solver_settings *settings = kind == REACH_ROBUST ? &s.robust : &s.dls;
+        double start = bench_seconds();
+        reach_status st =
+            reach_jacobian_solve(&robot->skeleton, &target, 1, settings, pose, scratch, scratch_size, &result);
+        seconds = bench_seconds() - start;
+        totals.reach_failures += st != REACH_OK;
+        iterations = result.iterations;
+        fill_values(&robot->skeleton, pose, robot->dof, q);
     }
-    KDL::JntArray q(dof);
-    reach_transform pose[BENCH_ROBOT_MAX_ROWS + 1];
     bench_samples &samples = c.samples[kind];
-    for (int k = 0; k < c.poses->count; k++) {
-        int iterations = 0;
-        double seconds = 0;
-        if (kind == LMA || kind == NR_JL) {
-            counted.calls = 0;
-            double start = bench_seconds();
-            int status = kind == LMA ? lma.CartToJnt(c.starts[size_t(k)], c.goals[size_t(k)], q)
-                                     : nr_jl.CartToJnt(c.starts[size_t(k)], c.goals[size_t(k)], q);
-            seconds = bench_seconds() - start;
-            iterations = kind == LMA ? lma.lastNrOfIter : int(counted.calls - (status >= 0 ? 1 : 0));
-        } else {
-            reach_target target = reach_target_position(robot->tool, c.poses->goals[k].translation);
-            target.orientation = c.poses->goals[k].rotation;
-            target.use_orientation = 1;
-            bench_robot_set_values(robot, &c.poses->start_values[k * robot->dof], pose);
-            reach_solve_result result;
-            double start = bench_seconds();
-            reach_status st =
-                reach_jacobian_solve(&robot->skeleton, &target, 1, &settings, pose, scratch, scratch_size, &result);
-            seconds = bench_seconds() - start;
-            totals.reach_failures += st != REACH_OK;
-            iterations = result.iterations;
-            fill_values(&robot->skeleton, pose, robot->dof, q);
-        }
-        bench_samples_put(&samples, k, round, seconds);
-        if (round > 0) continue;
-        KDL::Frame reached;
-        fk.JntToCart(q, reached);
-        double distance, angle;
-        frame_error(reached, c.goals[size_t(k)], &distance, &angle);
-        bool within = distance <= position_tolerance && angle <= angle_tolerance;
-        bool limits = bench_robot_within_limits(robot, q.data.data(), 1e-9) != 0;
-        samples.iterations[k] = iterations;
-        samples.reached[k] = within && limits;
-        if (kind == LMA) c.lma_within_tolerance[size_t(k)] = within;
-    }
+    bench_samples_put(&samples, k, round, seconds);
+    if (round > 0) return;
+    KDL::Frame reached;
+    s.fk.JntToCart(q, reached);
+    double distance, angle;
+    frame_error(reached, c.goals[size_t(k)], &distance, &angle);
+    bool within = distance <= position_tolerance && angle <= angle_tolerance;
+    bool limits = bench_robot_within_limits(robot, q.data.data(), 1e-9) != 0;
+    samples.iterations[k] = iterations;
+    samples.reached[k] = within && limits;
+    if (kind == LMA) c.lma_within_tolerance[size_t(k)] = within;
+}
+
+// One round over the robot's poses: each pose solved by the four solvers one after another (in
+// an order that turns with the pose and the round), so that the machine's speed, which drifts
+// over seconds, is the same for all four on a pose and their ratios keep clear of it.
+void solve_round(robot_comparison &c, int round, void *scratch, size_t scratch_size, checks &totals) {
+    robot_solvers solvers(c, lma_weights());
+    for (int k = 0; k < c.poses->count; k++)
+        for (int j = 0; j < SOLVER_KINDS; j++)
+            solve_one(c, solvers, solver_kind((k + round + j) % SOLVER_KINDS), k, round, scratch, scratch_size, totals);
 }
 
 void prepare(robot_comparison &c, checks &totals) {
@@ -285,15 +306,10 @@ extern "C" void bench_suite_kdl(bench_run *run) {
     bench_record_value(run, "kdl/accuracy/fk_agreement", "m or rad", totals.worst_fk);
 
     std::vector<unsigned char> scratch(scratch_size);
-    // Round r visits the (robot, solver) pairs starting at a different one, as bench_time does.
-    const int pairs = BENCH_ROBOT_COUNT * SOLVER_KINDS;
     bench_span span = bench_span_start();
     for (int round = 0; round < rounds; round++)
-        for (int p = 0; p < pairs; p++) {
-            int pair = (round + p) % pairs;
-            solve_round(comparisons[size_t(pair / SOLVER_KINDS)], solver_kind(pair % SOLVER_KINDS), round,
-                        scratch.data(), scratch_size, totals);
-        }
+        for (robot_comparison &c : comparisons)
+            solve_round(c, round, scratch.data(), scratch_size, totals);
     bench_span_end(run, span);
     std::snprintf(message, sizeof message, "kdl: every reach solve returns REACH_OK (%ld did not)",
                   totals.reach_failures);
