@@ -57,17 +57,20 @@ check pkg_config pkg_config_build
 
 single_header_build() {
   scripts/amalgamate.sh "$work/reach.h"
+  # The examples include "reach/reach.h": give them the single header under that name, plus
+  # one file that holds the implementation, compiled once per precision.
+  mkdir -p "$work/single/reach"
+  cp "$work/reach.h" "$work/single/reach/reach.h"
+  printf '#define REACH_IMPLEMENTATION\n#include "reach/reach.h"\n' >"$work/single/impl.c"
   for precision in "" "-DREACH_DOUBLE"; do
+    local implementation=$work/single/impl${precision:+_double}.o
+    # shellcheck disable=SC2086
+    cc $strict $precision -I"$work/single" -c "$work/single/impl.c" -o "$implementation" || return 1
     for source in examples/*.c; do
       local name
-      name=$(basename "$source" .c)
-      # The example includes "reach/reach.h": give it the single header under that name,
-      # plus one file that holds the implementation.
-      mkdir -p "$work/single/reach"
-      cp "$work/reach.h" "$work/single/reach/reach.h"
-      printf '#define REACH_IMPLEMENTATION\n#include "reach/reach.h"\n' >"$work/single/impl.c"
+      name=$(basename "$source" .c)${precision:+_double}
       # shellcheck disable=SC2086
-      cc $strict $precision -I"$work/single" "$source" "$work/single/impl.c" -lm -pthread -o "$work/single_$name" &&
+      cc $strict $precision -I"$work/single" "$source" "$implementation" -lm -pthread -o "$work/single_$name" &&
         "$work/single_$name" >/dev/null || return 1
     done
   done
