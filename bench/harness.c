@@ -41,6 +41,9 @@ struct bench_run {
     /* Wall time of the timed rounds, and the CPU time the bench got in them: their ratio
      * says how much other processes disturbed the figures. */
     double timed_wall_seconds, timed_cpu_seconds;
+    /* The probe's rate before every throughput round and after every per-solve span. */
+    double *probe_rates;
+    int probe_count, probe_capacity;
 };
 
 void *bench_calloc(size_t count, size_t size) {
@@ -92,6 +95,30 @@ static double seconds_of(clockid_t clock) {
 static double seconds_now(void) { return seconds_of(CLOCK_MONOTONIC); }
 double bench_seconds(void) { return seconds_now(); }
 
+/* A fixed piece of work timed between rounds: eight independent chains of multiply-adds, which
+ * keep the core's arithmetic units busy as the solvers' loops do. A virtual machine's host can
+ * slow the cores (or share them with another guest) without the bench losing any CPU time it
+ * could see; the probe's rate over the run shows how far the machine's own speed moved. */
+#define PROBE_STEPS  50000
+#define PROBE_CHAINS 8
+
+static void probe_machine(bench_run *run) {
+    volatile double seed = 1;
+    double x[PROBE_CHAINS];
+    for (int c = 0; c < PROBE_CHAINS; c++)
+        x[c] = seed + c;
+    double start = seconds_now();
+    for (int i = 0; i < PROBE_STEPS; i++)
+        for (int c = 0; c < PROBE_CHAINS; c++)
+            x[c] = x[c] * 0.999999 + 1e-6;
+    double elapsed = seconds_now() - start;
+    for (int c = 0; c < PROBE_CHAINS; c++)
+        bench_consume(x[c]);
+    if (!(elapsed > 0)) return;
+    run->probe_rates = reserve(run->probe_rates, run->probe_count, &run->probe_capacity, sizeof *run->probe_rates);
+    run->probe_rates[run->probe_count++] = (double)PROBE_STEPS * PROBE_CHAINS / elapsed;
+}
+
 bench_span bench_span_start(void) {
     bench_span span = {seconds_now(), seconds_of(CLOCK_THREAD_CPUTIME_ID)};
     return span;
@@ -100,6 +127,7 @@ bench_span bench_span_start(void) {
 void bench_span_end(bench_run *run, bench_span span) {
     run->timed_wall_seconds += seconds_now() - span.wall;
     run->timed_cpu_seconds += seconds_of(CLOCK_THREAD_CPUTIME_ID) - span.cpu;
+    probe_machine(run);
 }
 
 static double time_passes(const bench_timed *timed, long passes) {
@@ -283,6 +311,25 @@ bench_run *bench_run_start(const bench_options *options, const bench_machine *ma
 /* Below this share of the wall time on a CPU, other processes took enough to widen the spread. */
 #define BUSY_MACHINE_SHARE 0.9
 
+/* Below this share of its fastest rate, the probe saw the machine's speed move. */
+#define STEADY_MACHINE_SHARE 0.9
+
+static const figure *add_figure(bench_run *run, const char *name, const char *unit, bench_stats stats);
+
+/* The probe's rates as a figure, and a line on how steady the machine was. */
+static void report_probe(bench_run *run) {
+    if (run->probe_count == 0) return;
+    bench_stats probe = bench_stats_of(run->probe_rates, run->probe_count); /* sorts */
+    add_figure(run, "machine/probe", "steps/s", probe);                     /* in the JSON; the line below says it */
+    double slowest_share = probe.min / probe.max;
+    printf("the machine's speed: a fixed loop ran %.0f M steps/s (median of %d timings between rounds, the "
+           "slowest %.0f%% of the fastest)%s\n",
+           probe.median / 1e6, run->probe_count, 100 * slowest_share,
+           slowest_share < STEADY_MACHINE_SHARE ? ": the machine's speed moved during the run, compare ratios rather "
+                                                  "than figures"
+                                                : "; compare it with another run's before its figures");
+}
+
 int bench_run_finish(bench_run *run) {
     print_ratios(run);
     if (run->timed_wall_seconds > 0) {
@@ -290,6 +337,7 @@ int bench_run_finish(bench_run *run) {
         printf("\nthe bench was on a CPU for %.0f%% of its timed wall time%s\n", 100 * share,
                share < BUSY_MACHINE_SHARE ? ": the machine was busy, read medians and ratios, not single figures" : "");
     }
+    report_probe(run);
     int status = run->failed ? 1 : 0;
     if (run->figure_count == 0) {
         fprintf(stderr, "reach-bench: no figure matches the filter\n");
@@ -314,6 +362,7 @@ int bench_run_finish(bench_run *run) {
     }
     free(run->figures);
     free(run->ratios);
+    free(run->probe_rates);
     free(run);
     return status;
 }
@@ -336,14 +385,19 @@ int bench_wants(const bench_run *run, const char *name) {
     return 0;
 }
 
-void bench_record(bench_run *run, const char *name, const char *unit, bench_stats stats) {
-    if (!bench_wants(run, name)) return;
+static const figure *add_figure(bench_run *run, const char *name, const char *unit, bench_stats stats) {
+    if (!bench_wants(run, name)) return NULL;
     run->figures = reserve(run->figures, run->figure_count, &run->figure_capacity, sizeof *run->figures);
     figure *f = &run->figures[run->figure_count++];
     f->name = copy_string(name);
     f->unit = copy_string(unit);
     f->stats = stats;
-    print_figure(f);
+    return f;
+}
+
+void bench_record(bench_run *run, const char *name, const char *unit, bench_stats stats) {
+    const figure *f = add_figure(run, name, unit, stats);
+    if (f) print_figure(f);
 }
 
 void bench_record_value(bench_run *run, const char *name, const char *unit, double value) {
@@ -400,6 +454,7 @@ static void time_rounds(bench_run *run, const bench_timed *list, int count, cons
     int repeats = run->repeats;
     double wall_start = seconds_now(), cpu_start = seconds_of(CLOCK_THREAD_CPUTIME_ID);
     for (int r = 0; r < repeats; r++) {
+        probe_machine(run);
         for (int k = 0; k < count; k++) {
             int i = (r + k) % count;
             if (passes[i] == 0) continue;
