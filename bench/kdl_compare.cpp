@@ -1,8 +1,8 @@
 // The Orocos KDL comparison (built when Debian's liborocos-kdl-dev is installed): the pose sets
 // of the Jacobian suite (robots.h) solved in this program by KDL's ChainIkSolverPos_LMA and
-// ChainIkSolverPos_NR_JL and by reach, the four solvers taking turns pose by pose, every answer
-// judged the same way: KDL's forward kinematics (double) of the returned joint values within 1e-5 m and 1e-4 rad
-// of the goal, every joint within its limits.
+// ChainIkSolverPos_NR_JL and by reach, the four solvers taking turns block by block of poses,
+// every answer judged the same way: KDL's forward kinematics (double) of the returned joint values within 1e-5 m and
+// 1e-4 rad of the goal, every joint within its limits.
 //
 //   kdl/ROBOT/lma           KDL's Levenberg–Marquardt solver with its defaults (at most 500
 //                           iterations) except the weights: L = (1, 1, 1, 0.1, 0.1, 0.1) and
@@ -216,14 +216,26 @@ void solve_one(robot_comparison &c, robot_solvers &s, solver_kind kind, int k, i
     if (kind == LMA) c.lma_within_tolerance[size_t(k)] = within;
 }
 
-// One round over the robot's poses: each pose solved by the four solvers one after another (in
-// an order that turns with the pose and the round), so that the machine's speed, which drifts
-// over seconds, is the same for all four on a pose and their ratios keep clear of it.
+// Poses a solver takes in a row before the next solver's turn.
+const int block_poses = 25;
+
+// One round over the robot's poses, in blocks of block_poses: each solver solves a block, then
+// the next solver the same block. Within a block a solver runs on its own warm caches, as in
+// use; over a round the blocks spread every solver across the round's whole duration, so the
+// machine's speed, which drifts over seconds, weighs on all of them alike. The order of the
+// solvers turns with the block and the round and runs backwards on odd blocks, so no solver
+// always follows the same one.
 void solve_round(robot_comparison &c, int round, void *scratch, size_t scratch_size, checks &totals) {
     robot_solvers solvers(c, lma_weights());
-    for (int k = 0; k < c.poses->count; k++)
-        for (int j = 0; j < SOLVER_KINDS; j++)
-            solve_one(c, solvers, solver_kind((k + round + j) % SOLVER_KINDS), k, round, scratch, scratch_size, totals);
+    for (int first = 0, block = 0; first < c.poses->count; first += block_poses, block++) {
+        int end = first + block_poses < c.poses->count ? first + block_poses : c.poses->count;
+        for (int j = 0; j < SOLVER_KINDS; j++) {
+            int turn = block % 2 ? SOLVER_KINDS - 1 - j : j;
+            solver_kind kind = solver_kind((block + round + turn) % SOLVER_KINDS);
+            for (int k = first; k < end; k++)
+                solve_one(c, solvers, kind, k, round, scratch, scratch_size, totals);
+        }
+    }
 }
 
 void prepare(robot_comparison &c, checks &totals) {
