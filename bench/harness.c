@@ -95,10 +95,11 @@ static double seconds_of(clockid_t clock) {
 static double seconds_now(void) { return seconds_of(CLOCK_MONOTONIC); }
 double bench_seconds(void) { return seconds_now(); }
 
-/* A fixed piece of work timed between rounds: eight independent chains of multiply-adds, which
- * keep the core's arithmetic units busy as the solvers' loops do. A virtual machine's host can
- * slow the cores (or share them with another guest) without the bench losing any CPU time it
- * could see; the probe's rate over the run shows how far the machine's own speed moved. */
+/* A fixed piece of work timed between rounds: eight independent chains of multiply-adds (the
+ * compiler keeps them in memory and may pair them in vector registers, so what it measures
+ * depends on the build: compare probes of one build only). A virtual machine's host can slow
+ * the cores (or share them with another guest) without the bench losing any CPU time it could
+ * see; the probe's rate over the run shows, roughly, how far the machine's own speed moved. */
 #define PROBE_STEPS  50000
 #define PROBE_CHAINS 8
 
@@ -311,7 +312,8 @@ bench_run *bench_run_start(const bench_options *options, const bench_machine *ma
 /* Below this share of the wall time on a CPU, other processes took enough to widen the spread. */
 #define BUSY_MACHINE_SHARE 0.9
 
-/* Below this share of its fastest rate, the probe saw the machine's speed move. */
+/* Below this share of the median, the probe's lower quartile says the machine was slowed for a
+ * good part of the run (single timings scatter too much to judge by the slowest). */
 #define STEADY_MACHINE_SHARE 0.9
 
 static const figure *add_figure(bench_run *run, const char *name, const char *unit, bench_stats stats);
@@ -321,13 +323,16 @@ static void report_probe(bench_run *run) {
     if (run->probe_count == 0) return;
     bench_stats probe = bench_stats_of(run->probe_rates, run->probe_count); /* sorts */
     add_figure(run, "machine/probe", "steps/s", probe);                     /* in the JSON; the line below says it */
-    double slowest_share = probe.min / probe.max;
-    printf("the machine's speed: a fixed loop ran %.0f M steps/s (median of %d timings between rounds, the "
-           "slowest %.0f%% of the fastest)%s\n",
-           probe.median / 1e6, run->probe_count, 100 * slowest_share,
-           slowest_share < STEADY_MACHINE_SHARE ? ": the machine's speed moved during the run, compare ratios rather "
-                                                  "than figures"
-                                                : "; compare it with another run's before its figures");
+    printf("the machine's speed: a fixed loop ran %.0f M steps/s (median of %d timings between rounds)",
+           probe.median / 1e6, run->probe_count);
+    if (run->probe_count >= 4) {
+        double quartile_share = run->probe_rates[run->probe_count / 4] / probe.median;
+        printf(", its lower quartile %.0f%% of that%s", 100 * quartile_share,
+               quartile_share < STEADY_MACHINE_SHARE ? ": the machine was slowed for part of the run, compare ratios "
+                                                       "rather than figures"
+                                                     : "");
+    }
+    printf("; compare figures of two runs only where their probes agree\n");
 }
 
 int bench_run_finish(bench_run *run) {
