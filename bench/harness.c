@@ -46,8 +46,8 @@ struct bench_run {
     int probe_count, probe_capacity;
 };
 
-void *bench_calloc(size_t count, size_t size) {
-    void *memory = calloc(count ? count : 1, size ? size : 1);
+/* The memory, or the end of the program with a message when there is none. */
+static void *allocated(void *memory) {
     if (!memory) {
         fprintf(stderr, "reach-bench: out of memory\n");
         exit(1);
@@ -55,14 +55,11 @@ void *bench_calloc(size_t count, size_t size) {
     return memory;
 }
 
+void *bench_calloc(size_t count, size_t size) { return allocated(calloc(count ? count : 1, size ? size : 1)); }
+
 void *bench_aligned_calloc(size_t alignment, size_t size) {
     size = (size + alignment - 1) / alignment * alignment; /* aligned_alloc wants a multiple */
-    void *memory = aligned_alloc(alignment, size ? size : alignment);
-    if (!memory) {
-        fprintf(stderr, "reach-bench: out of memory\n");
-        exit(1);
-    }
-    return memset(memory, 0, size);
+    return memset(allocated(aligned_alloc(alignment, size ? size : alignment)), 0, size);
 }
 
 static char *copy_string(const char *text) {
@@ -76,12 +73,7 @@ static char *copy_string(const char *text) {
 static void *reserve(void *items, int count, int *capacity, size_t size) {
     if (count < *capacity) return items;
     *capacity = *capacity ? *capacity * 2 : 16;
-    void *grown = realloc(items, (size_t)*capacity * size);
-    if (!grown) {
-        fprintf(stderr, "reach-bench: out of memory\n");
-        exit(1);
-    }
-    return grown;
+    return allocated(realloc(items, (size_t)*capacity * size));
 }
 
 static volatile double consumed;

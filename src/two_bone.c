@@ -361,19 +361,12 @@ static inline void store_unit_arc(reach_quat *q, packed_vec3 axis, reach_real su
     packed_store_quat(q, packed_scale(packed_scale(axis, twice_inverse_sum_sq), half_length), half_length);
 }
 
-/* The robust arc (reach_quat_shortest_arc) for unit vectors opposite to a rounding, and the
- * vector turned by it. */
-static reach_quat robust_arc(packed_vec3 from, packed_vec3 to, const packed_vec3 *turned, packed_vec3 *turned_out) {
-    reach_vec3 f, t, v;
+/* reach_quat_shortest_arc, the robust arc, for unit vectors opposite to a rounding. */
+static reach_quat robust_arc(packed_vec3 from, packed_vec3 to) {
+    reach_vec3 f, t;
     packed_store(&f, from);
     packed_store(&t, to);
-    reach_quat q = reach_quat_shortest_arc(f, t);
-    if (turned) {
-        packed_store(&v, *turned);
-        v = reach_quat_rotate(q, v);
-        *turned_out = packed_load(&v);
-    }
-    return q;
+    return reach_quat_shortest_arc(f, t);
 }
 
 /* Solves an ordinary limb with default soft IK, stretch and weight into *out and returns 1;
@@ -420,7 +413,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
         side = packed_mad(upper, aim, -packed_dot(upper, aim) / aim_sq);
         side_scale_sq = l1_sq;
     }
-    /* target_line_reject */
+    /* The side's part off the target line (target_line_reject). */
     const packed_vec3 off_line = packed_mad(side, to_target, -packed_dot(side, to_target) * scale_sq);
     const reach_real off_line_sq = packed_length_sq(off_line);
     if (!REACH_USUALLY(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
@@ -459,14 +452,15 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
             turned_lower = packed_mad(partial_turn, kkv, twice_inverse_sum_sq);
             mid_sum = packed_mad(partial_sum, kkv, twice_inverse_sum_sq);
         } else {
-            out->root_rotation = robust_arc(from, to, &lower_dir, &turned_lower);
+            out->root_rotation = robust_arc(from, to);
+            turned_lower = packed_quat_rotate(packed_quat_load(&out->root_rotation), lower_dir);
             mid_sum = packed_add(turned_lower, new_lower_dir);
         }
         const reach_real mid_sum_sq = packed_length_sq(mid_sum);
         if (mid_sum_sq > HALF_TURN_SUM_SQ)
             store_unit_arc(&out->mid_rotation, packed_cross(turned_lower, mid_sum), mid_sum_sq, 2 / mid_sum_sq);
         else
-            out->mid_rotation = robust_arc(turned_lower, new_lower_dir, NULL, NULL);
+            out->mid_rotation = robust_arc(turned_lower, new_lower_dir);
     } else {
         out->root_rotation = reach_quat_identity();
         out->mid_rotation = reach_quat_identity();
