@@ -145,29 +145,34 @@ void reach__ik_sync_rotations(reach__ik *ik) {
     if (!ik->rotations_stale) return;
     ik->rotations_stale = 0;
     const reach_skeleton *sk = ik->skeleton;
-    reach_quat parent_rot = ik->above_root;
+    packed_quat parent_rot = packed_quat_load(&ik->above_root);
     int n = ik->active_count - 1;
+    packed_vec3 joint = packed_load(&ik->pos[ik->active[0]]);
     for (int k = 0; k < n; ++k) {
         int b = ik->active[k], c = ik->active[k + 1];
         /* The smallest swing from where the link to c pointed to where it points now, from b's
          * joint as the swings above placed it: c's joint then lies one link along that line (where
          * the swing takes the link, to rounding), so what rounding the chain gathered is not
          * passed on. */
-        reach_vec3 now = reach__unit(ik->link_before[c], reach_vec3_zero());
-        reach_vec3 wanted = reach__unit(reach_vec3_sub(ik->pos[c], ik->pos[b]), now);
-        reach_quat world = ik->rot[b];
-        if (reach_vec3_length_sq(now) > 0)
-            world = reach__quat_unit(reach_quat_mul(reach_quat_shortest_arc(now, wanted), world));
-        ik->local[b].rotation = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(parent_rot), world));
-        ik->rot[b] = world;
-        ik->pos[c] = reach_vec3_mad(ik->pos[b], wanted, ik->link_length[c]);
+        packed_vec3 now = reach__packed_unit(packed_load(&ik->link_before[c]), packed_zero());
+        packed_vec3 wanted = reach__packed_unit(packed_sub(packed_load(&ik->pos[c]), joint), now);
+        packed_quat world = packed_quat_load(&ik->rot[b]);
+        if (packed_length_sq(now) > 0)
+            world = reach__packed_quat_unit(packed_quat_mul(packed_quat_shortest_arc(now, wanted), world));
+        packed_quat_store(&ik->local[b].rotation,
+                          reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
+        packed_quat_store(&ik->rot[b], world);
+        joint = packed_mad(joint, wanted, ik->link_length[c]);
+        packed_store(&ik->pos[c], joint);
         parent_rot = world;
     }
     /* The tip keeps its wanted world rotation as nearly as its joint allows. */
     int tip = ik->active[n];
-    reach_quat local = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(parent_rot), ik->goal_rot[tip]));
+    reach_quat above_tip;
+    packed_quat_store(&above_tip, parent_rot);
+    reach_quat local = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(above_tip), ik->goal_rot[tip]));
     if (reach__joint_type(sk, tip) != REACH_JOINT_BALL)
         reach_joint_project_rotation(&sk->joints[tip], sk->rest[tip].rotation, local, &local);
     ik->local[tip].rotation = local;
-    ik->rot[tip] = reach__quat_unit(reach_quat_mul(parent_rot, local));
+    ik->rot[tip] = reach__quat_unit(reach_quat_mul(above_tip, local));
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "limits_internal.h"
+#include "packed_vec3.h"
 #include "reach/solver.h"
 
 /* Coordinates beyond this would overflow reach_real when squared and summed. */
@@ -39,6 +40,17 @@ static inline reach_vec3 reach__unit(reach_vec3 v, reach_vec3 fallback) {
                                                                 : reach_vec3_normalize_safe(v, fallback);
 }
 
+/* reach__unit on packed vectors (packed_vec3.h), the same bits. */
+static inline packed_vec3 reach__packed_unit(packed_vec3 v, packed_vec3 fallback) {
+    reach_real s = packed_length_sq(v);
+    if (s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING) return packed_scale(v, 1 / reach_sqrt(s));
+    reach_vec3 unit, other;
+    packed_store(&unit, v);
+    packed_store(&other, fallback);
+    unit = reach_vec3_normalize_safe(unit, other);
+    return packed_load(&unit);
+}
+
 /* Squared norms within this of 1 (a product of unit quaternions, a few roundings off) take one
  * Newton step from 1 for 1/√s, (3 − s) / 2: its error, 3/8 (s − 1)², is below a fifth of a unit
  * in the last place there, and it spares the square root and the division on the dependent
@@ -49,15 +61,32 @@ static inline reach_vec3 reach__unit(reach_vec3 v, reach_vec3 fallback) {
 #define REACH__NEAR_UNIT 0x1p-12f
 #endif
 
-static inline reach_quat reach__quat_unit(reach_quat q) {
-    reach_real s = reach_quat_dot(q, q), inv;
+/* 1/√s for a quaternion's squared norm s into *inv; 0 when s is beyond the plain range (then
+ * the scaled normalisation takes over). */
+static inline int reach__quat_inverse_norm(reach_real s, reach_real *inv) {
     if (reach_fabs(s - 1) < REACH__NEAR_UNIT)
-        inv = (3 - s) / 2;
+        *inv = (3 - s) / 2;
     else if (s > REACH__SQUARE_FLOOR && s < REACH__SQUARE_CEILING)
-        inv = 1 / reach_sqrt(s);
+        *inv = 1 / reach_sqrt(s);
     else
-        return reach_quat_normalize_safe(q);
+        return 0;
+    return 1;
+}
+
+static inline reach_quat reach__quat_unit(reach_quat q) {
+    reach_real inv;
+    if (!reach__quat_inverse_norm(reach_quat_dot(q, q), &inv)) return reach_quat_normalize_safe(q);
     return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+}
+
+/* reach__quat_unit on a packed quaternion, the same bits. */
+static inline packed_quat reach__packed_quat_unit(packed_quat q) {
+    reach_real inv;
+    if (reach__quat_inverse_norm(packed_quat_dot(q, q), &inv)) return packed_quat_scale(q, inv);
+    reach_quat unit;
+    packed_quat_store(&unit, q);
+    unit = reach_quat_normalize_safe(unit);
+    return packed_quat_load(&unit);
 }
 
 /* The default tolerance, as a fraction of the moving chain's length. */

@@ -172,10 +172,12 @@ void reach__ik_forward(reach__ik *ik) {
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         /* Choosing where to read, not what: no quaternion is copied to be thrown away. */
-        const reach_quat *parent_rot = b == ik->root ? &ik->above_root : &ik->rot[sk->parents[b]];
-        const reach_vec3 *parent_pos = b == ik->root ? &ik->above_origin : &ik->pos[sk->parents[b]];
-        ik->pos[b] = reach_vec3_add(*parent_pos, reach_quat_rotate(*parent_rot, ik->local[b].translation));
-        ik->rot[b] = reach__quat_unit(reach_quat_mul(*parent_rot, ik->local[b].rotation));
+        packed_quat parent_rot = packed_quat_load(b == ik->root ? &ik->above_root : &ik->rot[sk->parents[b]]);
+        packed_vec3 parent_pos = packed_load(b == ik->root ? &ik->above_origin : &ik->pos[sk->parents[b]]);
+        packed_store(&ik->pos[b],
+                     packed_add(parent_pos, packed_quat_rotate(parent_rot, packed_load(&ik->local[b].translation))));
+        packed_quat_store(&ik->rot[b], reach__packed_quat_unit(
+                                           packed_quat_mul(parent_rot, packed_quat_load(&ik->local[b].rotation))));
     }
 }
 

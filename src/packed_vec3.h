@@ -1,13 +1,12 @@
 /* 3-vectors and quaternions for short, hot paths (the two-bone solver's ordinary limbs, forward
- * kinematics). In float on x86-64 a vector is one SSE register (x, y, z, 0) and a quaternion one
- * (x, y, z, w): an add or scale is then one instruction instead of three or four, and the few
- * dozen vectors such a path keeps live fit in the sixteen registers instead of spilling.
- * Everywhere else they are reach_vec3 and reach_quat and these are vecmath.h's operations. Each
- * lane does what the scalar code does, in the same order (a dot product is (x + y) + z; a
- * product's term subtracted there is a negated term added here, which rounds alike), so both
- * give the same bits, signed zeros included; tests/test_packed.c checks it. (A build that lets
- * the compiler fuse multiplies and adds, -march=haswell say, fuses the scalar code but not the
- * intrinsics: the two then differ by roundings.) */
+ * kinematics, FABRIK's rotations from positions). In float on x86-64 a vector is one SSE register (x, y, z, 0) and a
+ * quaternion one (x, y, z, w): an add or scale is then one instruction instead of three or four, and the few dozen
+ * vectors such a path keeps live fit in the sixteen registers instead of spilling. Everywhere else they are reach_vec3
+ * and reach_quat and these are vecmath.h's operations. Each lane does what the scalar code does, in the same order (a
+ * dot product is (x + y) + z; a product's term subtracted there is a negated term added here, which rounds alike), so
+ * both give the same bits, signed zeros included; tests/test_packed.c checks it. (A build that lets the compiler fuse
+ * multiplies and adds, -march=haswell say, fuses the scalar code but not the intrinsics: the two then differ by
+ * roundings.) */
 #ifndef REACH_PACKED_VEC3_H
 #define REACH_PACKED_VEC3_H
 
@@ -72,8 +71,24 @@ typedef __m128 packed_quat;
 
 static inline packed_quat packed_quat_load(const reach_quat *q) { return _mm_loadu_ps(&q->x); }
 static inline void packed_quat_store(reach_quat *q, packed_quat v) { _mm_storeu_ps(&q->x, v); }
+/* The quaternion (v, w), in a register as packed_store_quat stores it. */
+static inline packed_quat packed_quat_make(packed_vec3 v, float w) {
+    return _mm_movelh_ps(v, _mm_unpacklo_ps(_mm_movehl_ps(v, v), _mm_set_ss(w)));
+}
+static inline packed_quat packed_quat_scale(packed_quat q, float s) { return _mm_mul_ps(q, _mm_set1_ps(s)); }
+/* (−x, −y, −z, w): the signs flipped, as negation does. */
+static inline packed_quat packed_quat_conjugate(packed_quat q) {
+    return _mm_xor_ps(q, _mm_castsi128_ps(_mm_set_epi32(0, (int)0x80000000u, (int)0x80000000u, (int)0x80000000u)));
+}
 
 #define PACKED_LANE(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
+
+/* ((x·x' + y·y') + z·z') + w·w', reach_quat_dot's order. */
+static inline float packed_quat_dot(packed_quat a, packed_quat b) {
+    __m128 p = _mm_mul_ps(a, b);
+    __m128 sum = _mm_add_ss(_mm_add_ss(p, PACKED_LANE(p, 1)), _mm_movehl_ps(p, p));
+    return _mm_cvtss_f32(_mm_add_ss(sum, PACKED_LANE(p, 3)));
+}
 
 /* reach_quat_mul: a.w·b + a.x·(b.w, −b.z, b.y, −b.x) + a.y·(b.z, b.w, −b.x, −b.y)
  * + a.z·(−b.y, b.x, b.w, −b.z), summed in that order. */
@@ -122,11 +137,33 @@ typedef reach_quat packed_quat;
 
 static inline packed_quat packed_quat_load(const reach_quat *q) { return *q; }
 static inline void packed_quat_store(reach_quat *q, packed_quat v) { *q = v; }
+static inline packed_quat packed_quat_make(packed_vec3 v, reach_real w) { return reach_quat_make(v.x, v.y, v.z, w); }
+static inline packed_quat packed_quat_scale(packed_quat q, reach_real s) {
+    return reach_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+static inline packed_quat packed_quat_conjugate(packed_quat q) { return reach_quat_conjugate(q); }
+static inline reach_real packed_quat_dot(packed_quat a, packed_quat b) { return reach_quat_dot(a, b); }
 static inline packed_quat packed_quat_mul(packed_quat a, packed_quat b) { return reach_quat_mul(a, b); }
 static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) { return reach_quat_rotate(q, v); }
 
 #endif
 
 static inline reach_real packed_length_sq(packed_vec3 a) { return packed_dot(a, a); }
+
+/* reach_quat_shortest_arc, step for step; the half turn (from and to opposite) goes to it. */
+static inline packed_quat packed_quat_shortest_arc(packed_vec3 from, packed_vec3 to) {
+    packed_vec3 sum = packed_add(from, to);
+    reach_real w = packed_dot(sum, sum) * REACH_R(0.5);
+    if (w <= REACH_REAL_EPSILON * REACH_REAL_EPSILON) {
+        reach_vec3 f, t;
+        packed_store(&f, from);
+        packed_store(&t, to);
+        reach_quat arc = reach_quat_shortest_arc(f, t);
+        return packed_quat_load(&arc);
+    }
+    packed_vec3 c = packed_cross(from, sum);
+    reach_real inv = 1 / reach_sqrt(packed_dot(c, c) + w * w);
+    return packed_quat_make(packed_scale(c, inv), w * inv);
+}
 
 #endif

@@ -1,7 +1,8 @@
 /* The packed 3-vectors and quaternions (src/packed_vec3.h) against vecmath.h's scalar operations,
  * bit for bit: random values of every scale and sign, signed zeros, infinities, subnormals and
- * NaN (where both give NaN, any NaN will do). Then forward kinematics, which runs on them,
- * against reach_transform_mul bone by bone, also when the world array is the local one. In
+ * NaN (where both give NaN, any NaN will do); the shortest arc and FABRIK's unit helpers built
+ * on them. Then forward kinematics, which runs on them, against reach_transform_mul bone by bone,
+ * also when the world array is the local one. In
  * double, and off x86-64, the packed types are the scalar ones and the test checks the
  * fallback. */
 #include <float.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "../src/fabrik_internal.h"
 #include "../src/packed_vec3.h"
 
 #define CASES 200000
@@ -118,6 +120,60 @@ static void quaternions_match_the_scalar_operations(void **state) {
         expect_quat(product, reach_quat_mul(a, b), "quat_mul", i);
         expect_vec3(unpacked(packed_quat_rotate(packed_quat_load(&a), packed_load(&v))), reach_quat_rotate(a, v),
                     "quat_rotate", i);
+        reach_quat out;
+        reach_real s = any_coordinate(&rng);
+        packed_quat_store(&out, packed_quat_make(packed_load(&v), s));
+        expect_quat(out, reach_quat_make(v.x, v.y, v.z, s), "quat_make", i);
+        packed_quat_store(&out, packed_quat_scale(packed_quat_load(&a), s));
+        expect_quat(out, reach_quat_make(a.x * s, a.y * s, a.z * s, a.w * s), "quat_scale", i);
+        packed_quat_store(&out, packed_quat_conjugate(packed_quat_load(&a)));
+        expect_quat(out, reach_quat_conjugate(a), "quat_conjugate", i);
+        expect_real(packed_quat_dot(packed_quat_load(&a), packed_quat_load(&b)), reach_quat_dot(a, b), "quat_dot", i);
+    }
+}
+
+/* Directions as the rotation recovery meets them: unit vectors, nearly opposite pairs (the arc's
+ * cross product cancels), exactly opposite ones (its half-turn branch), equal ones, and any
+ * vectors of every scale. */
+static void shortest_arcs_match(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4f0);
+    for (int i = 0; i < CASES; ++i) {
+        reach_vec3 from = test_unit_vec3(&rng), to;
+        switch (i % 5) {
+        case 0: to = test_unit_vec3(&rng); break;
+        case 1:
+            to = reach_vec3_normalize_safe(reach_vec3_mad(reach_vec3_neg(from), test_unit_vec3(&rng), REACH_R(1e-4)),
+                                           from);
+            break;
+        case 2: to = reach_vec3_neg(from); break;
+        case 3: to = from; break;
+        default: from = any_vec3(&rng, i % 2); to = any_vec3(&rng, i % 2);
+        }
+        reach_quat arc;
+        packed_quat_store(&arc, packed_quat_shortest_arc(packed_load(&from), packed_load(&to)));
+        expect_quat(arc, reach_quat_shortest_arc(from, to), "shortest_arc", i);
+    }
+}
+
+/* FABRIK's unit vectors and quaternions (fabrik_internal.h) against their scalar forms: near
+ * unit length (the Newton step), ordinary lengths (the root), and lengths whose squares leave
+ * the plain range, zero, infinite or NaN (the scaled routines and their fallbacks). */
+static void unit_helpers_match(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4f1);
+    for (int i = 0; i < CASES; ++i) {
+        reach_quat q = i % 3 == 0 ? test_unit_quat(&rng) : any_quat(&rng, i % 2);
+        if (i % 3 == 1) {
+            /* a product of unit quaternions: a few roundings off unit length */
+            q = reach_quat_mul(test_unit_quat(&rng), test_unit_quat(&rng));
+        }
+        reach_quat unit;
+        packed_quat_store(&unit, reach__packed_quat_unit(packed_quat_load(&q)));
+        expect_quat(unit, reach__quat_unit(q), "quat_unit", i);
+        reach_vec3 v = any_vec3(&rng, i % 2), fallback = i % 4 ? test_unit_vec3(&rng) : reach_vec3_zero();
+        expect_vec3(unpacked(reach__packed_unit(packed_load(&v), packed_load(&fallback))), reach__unit(v, fallback),
+                    "unit", i);
     }
 }
 
@@ -157,6 +213,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors_match_the_scalar_operations),
         cmocka_unit_test(quaternions_match_the_scalar_operations),
+        cmocka_unit_test(shortest_arcs_match),
+        cmocka_unit_test(unit_helpers_match),
         cmocka_unit_test(forward_kinematics_matches_transform_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
