@@ -1,11 +1,13 @@
 /* 3-vectors and quaternions for short, hot paths (the two-bone solver's ordinary limbs, forward
- * kinematics, FABRIK's rotations from positions). In float on x86-64 a vector is one SSE register (x, y, z, 0) and a
- * quaternion one (x, y, z, w): an add or scale is then one instruction instead of three or four, and the few dozen
- * vectors such a path keeps live fit in the sixteen registers instead of spilling. Everywhere else they are reach_vec3
- * and reach_quat and these are vecmath.h's operations. Each lane does what the scalar code does, in the same order (a
- * dot product is (x + y) + z; a product's term subtracted there is a negated term added here, which rounds alike), so
- * both give the same bits, signed zeros included; tests/test_packed.c checks it. (A build that lets the compiler fuse
- * multiplies and adds, -march=haswell say, fuses the scalar code but not the intrinsics: the two then differ by
+ * kinematics, FABRIK's rotations from positions). In float on x86-64 a vector is one SSE
+ * register (x, y, z, 0) and a quaternion one (x, y, z, w): an add or scale is then one
+ * instruction instead of three or four, and the few dozen vectors such a path keeps live fit in
+ * the sixteen registers instead of spilling. Everywhere else they are reach_vec3 and reach_quat
+ * and these are vecmath.h's operations. Each lane does what the scalar code does, in the same
+ * order (a dot product is (x + y) + z; a product's term subtracted there is a negated term added
+ * here, which rounds alike), so both give the same bits, signed zeros included;
+ * tests/test_packed.c checks it. (A build that lets the compiler fuse multiplies and adds,
+ * -march=haswell say, fuses the scalar code but not the intrinsics: the two then differ by
  * roundings.) */
 #ifndef REACH_PACKED_VEC3_H
 #define REACH_PACKED_VEC3_H
