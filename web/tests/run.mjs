@@ -9,6 +9,7 @@ import { jacobianChecks } from './jacobian.checks.mjs';
 import { robotChecks } from './robot.checks.mjs';
 import { walker3dChecks } from './walker3d.checks.mjs';
 import { crowdChecks } from './crowd.checks.mjs';
+import { tentaclesChecks } from './tentacles.checks.mjs';
 import { playgroundChecks } from './playground.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
@@ -20,5 +21,6 @@ await jacobianChecks();
 await robotChecks();
 await walker3dChecks();
 await crowdChecks();
+await tentaclesChecks();
 await playgroundChecks();
 process.exit(summary());

@@ -10,7 +10,7 @@ import { OUT, add, dot, norm, scale, sub, total, unit } from './support.mjs';
 import { READY, expectFrameNear, toolFrame } from './ur5.mjs';
 import { JACOBIAN_SOLVERS } from '../public/js/solvers/jacobian.js';
 
-export const SCENE_SCREENSHOTS = ['jacobian', 'robot', 'crowd', 'walker-3d'];
+export const SCENE_SCREENSHOTS = ['jacobian', 'robot', 'crowd', 'tentacles', 'walker-3d'];
 
 const DEGREES = Math.PI / 180;
 const TRANSPOSE = 0;
@@ -200,6 +200,50 @@ export async function sceneChecks({ page }) {
     await page.selectOption('#arms', '1024');
     await page.mouse.move(box.x + 0.6 * box.width, box.y + 0.4 * box.height, { steps: 4 });
     await page.screenshot({ path: path.join(OUT, 'playground-crowd.png') });
+  });
+
+  await check('the tentacles: batch FABRIK brings every tentacle that can reach onto the target', async () => {
+    await page.selectOption('#solver', 'tentacles');
+    let s = await state();
+    expect(s.kind === 'crowd' && s.arms === 256 && s.limbs.length === 256, `${s.solver}: ${s.limbs?.length} tentacles`);
+    expect(s.isa === 'wasm-simd', `the batch runs on ${s.isa}`);
+    expect(await page.textContent('#arms-label') === 'tentacles', 'the size control is not labelled tentacles');
+    const box = await page.locator('#scene').boundingBox();
+    for (const [count, at] of [[256, [0.55, 0.45]], [1024, [0.4, 0.6]]]) {
+      if (count !== s.arms) await page.selectOption('#arms', String(count));
+      const pixel = [box.x + at[0] * box.width, box.y + at[1] * box.height];
+      await page.mouse.move(pixel[0], pixel[1], { steps: 6 });
+      s = await state();
+      expect(s.status === 0 && s.limbs.length === count, `${count} tentacles: ${s.statusText}`);
+      expect(norm(sub(s.screen.target, pixel)) < 1.5, `target drawn at ${s.screen.target}, pointer at ${pixel}`);
+      // Every tentacle long enough for the target has its tip on it; no other says it reached.
+      let inRange = 0;
+      s.limbs.forEach((limb, k) => {
+        const length = total(limb.slice(1).map((joint, b) => norm(sub(joint, limb[b]))));
+        const d = norm(sub(s.target, limb[0]));
+        const tip = limb[limb.length - 1];
+        if (d < length * (1 - 1e-3)) {
+          inRange++;
+          expect(s.reachedArms[k] && norm(sub(tip, s.target)) <= 1e-4 * length, `tentacle ${k} could reach but did not`);
+        } else if (d > length * (1 + 1e-3)) {
+          expect(!s.reachedArms[k], `tentacle ${k} is out of range but reported reached`);
+        }
+        expect(s.iterations[k] >= 0 && s.iterations[k] <= 64, `tentacle ${k}: ${s.iterations[k]} iterations`);
+      });
+      expect(inRange > 0, `no tentacle can reach ${s.target}`);
+      expect(s.msPerCall > 0, `the batch call timed at ${s.msPerCall} ms`);
+      const shown = await readout(page);
+      expect(shown.tentacles === String(count) && /mean/.test(shown.iterations ?? ''),
+        `readout: ${JSON.stringify(shown)}`);
+    }
+    // The arms keep their own size when the page goes back to them.
+    await page.selectOption('#solver', 'crowd');
+    s = await state();
+    expect(s.arms === 1024 && s.limbs.length === 1024 && await page.textContent('#arms-label') === 'arms',
+      `back to the arms: ${s.arms}`);
+    await page.selectOption('#solver', 'tentacles');
+    await page.mouse.move(box.x + 0.55 * box.width, box.y + 0.45 * box.height, { steps: 4 });
+    await page.screenshot({ path: path.join(OUT, 'playground-tentacles.png') });
   });
 
   await check('the 3-D walker walks toward the ground under the pointer; planted feet do not slide', async () => {

@@ -24,24 +24,14 @@ static void set_point(int point, int limb, reach_vec3 p) {
     at(point, 2)[limb] = p.z;
 }
 
-/* A repeatable spread of bone lengths: the arms differ, and every page load shows the same. */
-static reach_real spread(unsigned *state) {
-    *state = *state * 1664525u + 1013904223u;
-    return (reach_real)(*state >> 8) / (reach_real)(1u << 24);
-}
-
 int reach_wasm_crowd_start(int limbs) {
     if (limbs < 1 || limbs > CROWD_MAX) return REACH_ERROR_INVALID_ARGUMENT;
-    int side = 1;
-    while (side * side < limbs)
-        side++;
-    reach_real half = CROWD_SPACING * (reach_real)(side - 1) / 2;
     unsigned state = 2024u;
     for (int k = 0; k < limbs; k++) {
-        reach_vec3 root = reach_vec3_make(CROWD_SPACING * (reach_real)(k % side) - half,
-                                          CROWD_SPACING * (reach_real)(k / side) - half, CROWD_HEIGHT);
-        reach_real upper = REACH_R(0.35) + REACH_R(0.3) * spread(&state);
-        reach_real lower = REACH_R(0.3) + REACH_R(0.3) * spread(&state);
+        reach_vec3 root = reach_vec3_make(0, 0, CROWD_HEIGHT);
+        reach_wasm_grid_place(k, limbs, CROWD_SPACING, &root.x, &root.y);
+        reach_real upper = REACH_R(0.35) + REACH_R(0.3) * reach_wasm_spread(&state);
+        reach_real lower = REACH_R(0.3) + REACH_R(0.3) * reach_wasm_spread(&state);
         /* Standing up, elbows pointing away from the middle of the crowd. */
         reach_vec3 out = reach_vec3_normalize_safe(reach_vec3_make(root.x, root.y, 0), reach_vec3_make(1, 0, 0));
         set_point(ROOT, k, root);

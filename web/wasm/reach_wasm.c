@@ -59,3 +59,17 @@ int reach_wasm_iterations(void) { return last.iterations; }
 reach_real reach_wasm_residual(void) { return last.residual; }
 int reach_wasm_reached(void) { return last.reached; }
 const reach_real *reach_wasm_alternative(void) { return last.has_alternative ? &last.alternative.x : 0; }
+
+void reach_wasm_grid_place(int index, int count, reach_real spacing, reach_real *x, reach_real *y) {
+    int side = 1;
+    while (side * side < count)
+        side++;
+    reach_real half = spacing * (reach_real)(side - 1) / 2;
+    *x = spacing * (reach_real)(index % side) - half;
+    *y = spacing * (reach_real)(index / side) - half;
+}
+
+reach_real reach_wasm_spread(unsigned *state) {
+    *state = *state * 1664525u + 1013904223u;
+    return (reach_real)(*state >> 8) / (reach_real)(1u << 24);
+}

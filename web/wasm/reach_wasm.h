@@ -111,6 +111,28 @@ const reach_real *REACH_WASM_EXPORT(reach_wasm_crowd_residuals)(void);  /* count
 const unsigned char *REACH_WASM_EXPORT(reach_wasm_crowd_reached)(void); /* count bytes, 1: reached */
 const char *REACH_WASM_EXPORT(reach_wasm_crowd_isa)(void);              /* the batch path in use: "wasm-simd" */
 
+/* ---- tentacles: many chains solved together by batch FABRIK ----------------------------- */
+
+/* chains tentacles (1 to 1024) of REACH_WASM_TENTACLE_BONES bones, rooted on the ground (z up)
+ * on a square grid 0.6 apart, standing straight up; each has its own length, 1.2 to 1.8, its
+ * bones shortening toward the tip. */
+#define REACH_WASM_TENTACLE_BONES 8
+int REACH_WASM_EXPORT(reach_wasm_tentacles_start)(int chains);
+/* Every tentacle reaches for the target from its present pose (reach_fabrik_solve_batch). */
+int REACH_WASM_EXPORT(reach_wasm_tentacles_follow)(reach_real target_x, reach_real target_y, reach_real target_z);
+/* The last follow again, from the pose it started from: the same work, for timing it. */
+int REACH_WASM_EXPORT(reach_wasm_tentacles_again)(void);
+int REACH_WASM_EXPORT(reach_wasm_tentacles_count)(void);
+int REACH_WASM_EXPORT(reach_wasm_tentacles_bone_count)(void);
+/* Room per joint array: the joints are capacity reals per joint and coordinate, all the x of
+ * joint 0, of joint 1, … then the y, then the z; the first count of each are the tentacles'. */
+int REACH_WASM_EXPORT(reach_wasm_tentacles_capacity)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_tentacles_joints)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_tentacles_residuals)(void);  /* count reals */
+const unsigned char *REACH_WASM_EXPORT(reach_wasm_tentacles_reached)(void); /* count bytes, 1: reached */
+const int *REACH_WASM_EXPORT(reach_wasm_tentacles_iterations)(void);        /* count ints */
+const char *REACH_WASM_EXPORT(reach_wasm_tentacles_isa)(void);              /* the batch path in use */
+
 /* ---- the walker: a creature that walks toward a goal ------------------------------------- */
 
 /* A standard creature (include/reach/walker.h) of leg_count legs, standing at the origin facing
@@ -158,5 +180,15 @@ reach_wasm_rig *reach_wasm_rig_get(void);
 /* Records a successful solve. A failed one records nothing: the pose and the numbers stay
  * those of the last good solve, as the library leaves its outputs untouched on error. */
 void reach_wasm_report(const reach_wasm_result *result);
+
+/* ---- what the crowds share -------------------------------------------------------------- */
+
+/* Where member index of count stands on a square grid of the given spacing centred on the
+ * origin, filled row by row. */
+void reach_wasm_grid_place(int index, int count, reach_real spacing, reach_real *x, reach_real *y);
+
+/* A repeatable spread in [0, 1) from *state, so that the members differ and every page load
+ * shows the same. */
+reach_real reach_wasm_spread(unsigned *state);
 
 #endif

@@ -1,11 +1,10 @@
-// The crowd scene: a grid of two-bone arms on the ground, all reaching for the target, which
-// hovers at a fixed height under the pointer. One batch call solves them all; the scene times it.
+// The crowd scene: a grid of limbs on the ground (two-bone arms, or tentacles solved by batch
+// FABRIK), all reaching for the target, which hovers at a fixed height under the pointer. One
+// batch call solves them all; the scene times it.
 import { drawCrowdScene } from './draw_crowd.js';
 
 const VIEW = { yaw: -0.5, pitch: 0.8 };
 const PITCH_RANGE = [0.3, 1.45];
-const TARGET_HEIGHT = 0.9; // the plane the target moves in, above the ground
-const SPACING = 0.5; // between shoulders, as web/wasm/crowd.c lays them out
 // Browsers coarsen their clock (to 0.1 ms in some), longer than one batch call can take, so the
 // time shown is measured over repeated calls: again for this long, at most this often.
 const TIMING_WINDOW_MS = 4;
@@ -15,6 +14,7 @@ export class CrowdScene {
   constructor(app) {
     this.app = app;
     this.arms = null;
+    this.counts = {}; // the crowd size chosen for each solver, kept across switches
     this.outcome = null;
     this.timing = { perCall: null, calls: 0, at: -Infinity };
     this.follows = true; // the target follows the pointer even without a button pressed
@@ -23,10 +23,10 @@ export class CrowdScene {
   enter(solver) {
     const { app } = this;
     this.solver = solver;
-    this.arms ??= solver.defaultArms;
+    this.arms = this.counts[solver.id] ?? solver.defaultArms;
     app.view.setWorld({ zUp: true, pitchRange: PITCH_RANGE });
     app.view.setAngles(VIEW.yaw, VIEW.pitch);
-    app.target = [0, 0, TARGET_HEIGHT];
+    app.target = [0, 0, this.solver.targetHeight];
     this.setArmCount(this.arms);
     app.panel.showCrowd(solver, this.arms);
   }
@@ -36,6 +36,7 @@ export class CrowdScene {
     const outcome = this.solver.start(this.app.reach, arms);
     if (outcome.status !== 0) return outcome.statusText;
     this.arms = arms;
+    this.counts[this.solver.id] = arms;
     this.outcome = outcome;
     this.timing = { perCall: null, calls: 0, at: -Infinity };
     this.app.resize();
@@ -53,8 +54,8 @@ export class CrowdScene {
     const origin = view.unproject(x, y, 0);
     const toward = view.towardViewer();
     if (!(toward[2] > 0.1)) return null;
-    const t = (TARGET_HEIGHT - origin[2]) / toward[2];
-    return [origin[0] + t * toward[0], origin[1] + t * toward[1], TARGET_HEIGHT];
+    const t = (this.solver.targetHeight - origin[2]) / toward[2];
+    return [origin[0] + t * toward[0], origin[1] + t * toward[1], this.solver.targetHeight];
   }
 
   goalMoved() {
@@ -63,28 +64,31 @@ export class CrowdScene {
 
   solve() {
     const status = this.solver.follow(this.app.reach, this.app.target);
-    this.outcome = this.app.reach.crowdOutcome(status);
+    this.outcome = this.solver.outcome(this.app.reach, status);
     if (status === 0 && performance.now() - this.timing.at > TIMING_EVERY_MS) this.time();
     this.app.requestRender();
   }
 
-  // Solves again for the same target, from the pose just solved, which gives the same pose by
-  // the same work, until the clock has run long enough to be read.
+  // Solves the same frame again, until the clock has run long enough to be read: for the arms,
+  // the same target from the pose just solved, which gives the same pose by the same work; for
+  // an iterating solver, from the pose the frame started from (its again()).
   time() {
+    const { solver } = this;
     const started = performance.now();
     let calls = 0, elapsed = 0;
     do {
-      this.solver.follow(this.app.reach, this.app.target);
+      if (solver.again) solver.again(this.app.reach);
+      else solver.follow(this.app.reach, this.app.target);
       calls++;
       elapsed = performance.now() - started;
     } while (elapsed < TIMING_WINDOW_MS);
     this.timing = { perCall: elapsed / calls, calls, at: performance.now() };
   }
 
-  // The whole grid, with room for the arms that lean out over its edge.
+  // The whole grid, with room for the limbs that lean out over its edge.
   fit(width, height) {
-    const half = (SPACING * (Math.ceil(Math.sqrt(this.arms)) - 1)) / 2;
-    this.app.view.fit(width, height, 1.15 * half + 1.2);
+    const half = (this.solver.spacing * (Math.ceil(Math.sqrt(this.arms)) - 1)) / 2;
+    this.app.view.fit(width, height, 1.15 * half + this.solver.height);
   }
 
   draw(ctx) {
@@ -92,15 +96,23 @@ export class CrowdScene {
   }
 
   readout() {
-    const { outcome } = this;
+    const { outcome, solver } = this;
+    const count = outcome.limbs.length;
     const reached = outcome.reached.filter(Boolean).length;
     const time = this.timing.perCall;
     const measured = (text) => (time === null ? '—' : text);
+    const rows = [
+      [solver.limbs, String(count), ''],
+      ['reached', `${reached} of ${count}`, ''],
+    ];
+    if (outcome.iterations) {
+      const mean = outcome.iterations.reduce((sum, n) => sum + n, 0) / count;
+      rows.push(['iterations', `${mean.toFixed(1)} mean, ${Math.max(...outcome.iterations)} most`, '']);
+    }
     return [
-      ['arms', String(outcome.roots.length), ''],
-      ['reached', `${reached} of ${outcome.roots.length}`, ''],
+      ...rows,
       ['batch solve', measured(`${time?.toFixed(3)} ms`), ''],
-      ['per arm', measured(`${Math.round((time * 1e6) / outcome.roots.length)} ns`), ''],
+      [`per ${solver.limb}`, measured(`${Math.round((time * 1e6) / count)} ns`), ''],
       ['batch path', outcome.isa, ''],
       ['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad'],
     ];
@@ -113,6 +125,8 @@ export class CrowdScene {
       roots: outcome.roots,
       mids: outcome.mids,
       ends: outcome.ends,
+      limbs: outcome.limbs,
+      iterations: outcome.iterations,
       residuals: outcome.residuals,
       reachedArms: outcome.reached,
       isa: outcome.isa,

@@ -1,6 +1,6 @@
-// Drawing the crowd: the ground under it, every arm as two strokes (one path per colour, so
-// thousands draw in a few calls), the hands that reached marked, and the target with a line down
-// to the ground.
+// Drawing the crowd: the ground under it, every limb as a line through its joints (one path per
+// colour, so thousands draw in a few calls), the ends that reached marked, and the target with a
+// line down to the ground.
 import { PALETTE, clear, drawAxesGizmo, drawDrops, drawTarget } from './draw.js';
 
 const GRID_STEP = 0.5;
@@ -11,22 +11,20 @@ const SHORT_COLOR = '#94a3b8';
 export function drawCrowdScene(ctx, view, outcome, target) {
   const { height } = clear(ctx);
   drawGround(ctx, view, outcome.roots);
-  // Arms that fall short first, in a lighter colour, then those that reached over them.
+  // Limbs that fall short first, in a lighter colour, then those that reached over them.
   for (const reached of [false, true]) {
     ctx.strokeStyle = reached ? REACHED_COLOR : SHORT_COLOR;
     ctx.lineWidth = reached ? 2.5 : 1.5;
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.beginPath();
-    outcome.roots.forEach((root, k) => {
+    outcome.limbs.forEach((joints, k) => {
       if (outcome.reached[k] !== reached) return;
-      // From the ground up: the post the shoulder stands on, then the two bones.
-      const ground = [root[0], root[1], 0];
-      const [g, a, b, c] = [ground, root, outcome.mids[k], outcome.ends[k]].map((p) => view.project(p));
-      ctx.moveTo(g[0], g[1]);
-      ctx.lineTo(a[0], a[1]);
-      ctx.lineTo(b[0], b[1]);
-      ctx.lineTo(c[0], c[1]);
+      // From the ground up: the post a root above the ground stands on, then the bones.
+      const root = joints[0];
+      const [first, ...rest] = [[root[0], root[1], 0], ...joints].map((p) => view.project(p));
+      ctx.moveTo(first[0], first[1]);
+      for (const p of rest) ctx.lineTo(p[0], p[1]);
     });
     ctx.stroke();
   }

@@ -14,7 +14,7 @@ const HINTS = {
   walker2: 'Move the pointer over the canvas (or drag) and the creature walks toward it',
   walker3: 'Move the pointer over the ground (or tap it) and the creature walks there · drag to turn the view',
   robot3: 'Drag the target in the plane facing you · drag empty space to turn the view',
-  crowd3: 'Move the pointer and every arm reaches for the target · drag to turn the view',
+  crowd3: 'Move the pointer and every limb reaches for the target · drag to turn the view',
 };
 const DEGREES = 180 / Math.PI;
 
@@ -87,7 +87,7 @@ export class Panel {
 
     $('arms').addEventListener('change', () => {
       const error = handlers.setArmCount(Number($('arms').value));
-      $('crowd-message').textContent = error ? `arms: ${error}` : '';
+      $('crowd-message').textContent = error ? `${$('arms-label').textContent}: ${error}` : '';
     });
     $('speed').addEventListener('input', () => {
       $('speed-value').value = Number($('speed').value).toFixed(1);
@@ -141,6 +141,7 @@ export class Panel {
   }
 
   showCrowd(solver, arms) {
+    $('arms-label').textContent = solver.limbs;
     $('arms').replaceChildren(...solver.armCounts.map((count) => new Option(String(count), String(count))));
     $('arms').value = String(arms);
     $('crowd-message').textContent = '';

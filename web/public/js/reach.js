@@ -138,15 +138,43 @@ export class Reach {
       const [x, y, z] = [0, 1, 2].map((axis) => coordinate(point, axis));
       return x.map((_, k) => [x[k], y[k], z[k]]);
     };
+    const [roots, mids, ends] = [0, 1, 2].map(points);
     return {
       status,
       statusText: this.statusText(status),
-      roots: points(0),
-      mids: points(1),
-      ends: points(2),
+      roots,
+      mids,
+      ends,
+      limbs: roots.map((root, k) => [root, mids[k], ends[k]]),
       residuals: this.reals(e.reach_wasm_crowd_residuals(), count),
       reached: Array.from(new Uint8Array(e.memory.buffer, e.reach_wasm_crowd_reached(), count), (r) => r !== 0),
       isa: this.string(e.reach_wasm_crowd_isa()),
+    };
+  }
+
+  // The tentacles after their last solve (the exports of web/wasm/tentacles.c): per tentacle its
+  // joints root first, residual, iterations and whether it reached.
+  tentaclesOutcome(status) {
+    const e = this.exports;
+    const count = e.reach_wasm_tentacles_count();
+    const capacity = e.reach_wasm_tentacles_capacity();
+    const joints = e.reach_wasm_tentacles_bone_count() + 1;
+    const base = e.reach_wasm_tentacles_joints();
+    const bytes = this.Real.BYTES_PER_ELEMENT;
+    // All the x of joint 0, of joint 1, …, then the y, then the z.
+    const coordinate = (axis, joint) => this.reals(base + ((axis * joints + joint) * capacity) * bytes, count);
+    const columns = Array.from({ length: joints }, (_, j) => [0, 1, 2].map((axis) => coordinate(axis, j)));
+    const limbs = Array.from({ length: count }, (_, k) => columns.map(([x, y, z]) => [x[k], y[k], z[k]]));
+    return {
+      status,
+      statusText: this.statusText(status),
+      roots: limbs.map((limb) => limb[0]),
+      ends: limbs.map((limb) => limb[joints - 1]),
+      limbs,
+      residuals: this.reals(e.reach_wasm_tentacles_residuals(), count),
+      iterations: Array.from(new Int32Array(e.memory.buffer, e.reach_wasm_tentacles_iterations(), count)),
+      reached: Array.from(new Uint8Array(e.memory.buffer, e.reach_wasm_tentacles_reached(), count), (r) => r !== 0),
+      isa: this.string(e.reach_wasm_tentacles_isa()),
     };
   }
 

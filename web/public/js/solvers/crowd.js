@@ -10,6 +10,11 @@ export default {
     'target in one call of the batch solver, which runs several arms per SIMD instruction. Arms ' +
     'that cannot reach point straight at it. Drag empty space to turn the view.',
   dims: 3,
+  limb: 'arm',
+  limbs: 'arms',
+  spacing: 0.5, // between shoulders, as web/wasm/crowd.c lays them out
+  height: 1.2, // the longest arm, standing, with its post
+  targetHeight: 0.9, // the plane the target moves in, above the ground
   armCounts: [256, 1024, 4096],
   defaultArms: 1024,
   requires: ['reach_wasm_crowd_start', 'reach_wasm_crowd_follow', 'reach_wasm_crowd_count',
@@ -18,8 +23,11 @@ export default {
   start(reach, arms) {
     return reach.crowdOutcome(reach.exports.reach_wasm_crowd_start(arms));
   },
-  // Only the batch call, so the page can time it: the status, for reach.crowdOutcome.
+  // Only the batch call, so the page can time it: the status, for outcome().
   follow(reach, target) {
     return reach.exports.reach_wasm_crowd_follow(target[0], target[1], target[2]);
+  },
+  outcome(reach, status) {
+    return reach.crowdOutcome(status);
   },
 };

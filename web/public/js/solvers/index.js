@@ -2,7 +2,7 @@
 //   id, name, summary     identity and a few words for the panel
 //   group                 the heading it is listed under in the menu
 //   kind                  'chain' (the default): an IK chain with a target and a pole;
-//                         'robot': the robot arm; 'crowd': many arms solved as a batch;
+//                         'robot': the robot arm; 'crowd': many limbs solved as a batch;
 //                         'walker': a creature that walks toward the target
 //   dims                  2 or 3: how the scene is drawn and dragged
 //   requires              the WebAssembly exports it calls; without them it is not offered
@@ -19,9 +19,16 @@
 //   start(reach), solve(reach, goal)   goal = { target, orientation: { enabled, turn, tilt },
 //                         method, maxIterations }; return reach.robotOutcome(status)
 // a crowd
-//   armCounts, defaultArms    the numbers of arms it offers, and the one it starts with
-//   start(reach, arms)    returns reach.crowdOutcome(status)
+//   limb, limbs           what one of its members is called, and many
+//   spacing, height       the grid it stands on and its tallest member, for framing the view
+//   targetHeight          the height of the plane the target moves in
+//   armCounts, defaultArms    the crowd sizes it offers, and the one it starts with
+//   start(reach, count)   returns outcome(status)
 //   follow(reach, target) the batch call alone (so it can be timed): returns its status
+//   again(reach)          optional: the last follow again from where it started, when following
+//                         the same target again would not repeat its work
+//   outcome(reach, status)    the crowd after it: limbs (joints root first), roots, ends,
+//                         residuals, reached, isa, and iterations where the solver iterates
 // and a walker
 //   legCounts, terrains   the leg counts and terrains it offers, the first ones the defaults
 //   start(reach, legs, terrain), follow(reach, goal, speed, dt)   return reach.walkerOutcome(status)
@@ -32,11 +39,12 @@ import { ccd2d, ccd3d, fabrik2d, fabrik3d } from './iterative.js';
 import { JACOBIAN_SOLVERS } from './jacobian.js';
 import robotUr5 from './robot_ur5.js';
 import crowd from './crowd.js';
+import tentacles from './tentacles.js';
 import { walker2d, walker3d } from './walker.js';
 
 // In menu order; each 3-D solver right after its 2-D sibling, and each group together.
 export const SOLVERS = [twoBone2d, twoBone3d, fabrik2d, fabrik3d, ccd2d, ccd3d, ...JACOBIAN_SOLVERS, robotUr5,
-  crowd, walker2d, walker3d];
+  crowd, tentacles, walker2d, walker3d];
 
 export function availableSolvers(reach) {
   return SOLVERS.filter((solver) => solver.requires.every((name) => reach.has(name)));
