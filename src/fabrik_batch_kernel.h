@@ -44,9 +44,15 @@ FB_TARGET static inline int FB_FN(_any)(FM m) {
     return any != 0;
 }
 
+/* x in every lane as x − 0, not 0 + x: the sum would turn −0 into +0, which the scalar path
+ * keeps. */
+FB_TARGET static inline FV FB_FN(_splat)(reach_real x) {
+    const FV zero = {0};
+    return x - zero;
+}
+
 #define FB_CMP(a, op, b) ((a)op(b))
-/* x − 0, not 0 + x: the sum would turn −0 into +0, which the scalar path keeps. */
-#define FB_SPLAT(x)      ((x)-zero)
+#define FB_SPLAT(x)      FB_FN(_splat)(x)
 #define FB_MASK_SPLAT(x) (none + (x))
 #define FB_SPILL(dst, v) memcpy(dst, &(v), sizeof(v))
 #else
@@ -149,8 +155,7 @@ FB_TARGET static inline FM FB_FN(_close)(FV ax, FV ay, FV az, FV ex, FV ey, FV e
 /* (x, y, z) scaled to unit length, a vector whose square is below the smallest one by
  * 1/√(that square) instead; returns its squared length before. */
 FB_TARGET static inline FV FB_FN(_normalize)(FV *x, FV *y, FV *z) {
-    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
-    (void)zero; /* FB_SPLAT's base in the vector kernels only */
+    const FV min_square = FB_SPLAT(FB_MIN_SQUARE);
     FV square = VDOT(*x, *y, *z, *x, *y, *z);
     FV inverse = FB_SPLAT(1) / FB_SQRT(VMAX(square, min_square));
     *x = *x * inverse;
@@ -164,8 +169,7 @@ FB_TARGET static inline FV FB_FN(_normalize)(FV *x, FV *y, FV *z) {
  * FABRIK passes and of the sweeps' re-spacing. */
 FB_TARGET static inline void FB_FN(_place)(FV ax, FV ay, FV az, FV aim_x, FV aim_y, FV aim_z, FV l, FV keep_x,
                                            FV keep_y, FV keep_z, FV *nx, FV *ny, FV *nz) {
-    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
-    (void)zero; /* FB_SPLAT's base in the vector kernels only */
+    const FV min_square = FB_SPLAT(FB_MIN_SQUARE);
     FV vx = aim_x - ax, vy = aim_y - ay, vz = aim_z - az;
     FV m2 = VDOT(vx, vy, vz, vx, vy, vz);
     FM ok = FB_CMP(m2, >, min_square);
@@ -180,8 +184,7 @@ FB_TARGET static inline void FB_FN(_place)(FV ax, FV ay, FV az, FV aim_x, FV aim
  * bone below (the direction d for the first): a warm start that does not keep the lengths. */
 FB_TARGET static void FB_FN(_respace)(const reach_real *len, size_t s, int n, FM lanes, FV rx, FV ry, FV rz, FV dx,
                                       FV dy, FV dz, reach_real *px, reach_real *py, reach_real *pz) {
-    const FV zero = {0}, min_square = FB_SPLAT(FB_MIN_SQUARE);
-    (void)zero; /* FB_SPLAT's base in the vector kernels only */
+    const FV min_square = FB_SPLAT(FB_MIN_SQUARE);
     FV ax = rx, ay = ry, az = rz;
     VSTORE(px, lanes, rx, VLOAD(px));
     VSTORE(py, lanes, ry, VLOAD(py));
@@ -211,9 +214,7 @@ FB_TARGET static void FB_FN(_respace)(const reach_real *len, size_t s, int n, FM
  * root along their new directions. A sweep never moves the end away from the target. */
 FB_TARGET static void FB_FN(_ccd_sweep)(const reach_real *len, size_t s, int n, FM lanes, reach_real *px,
                                         reach_real *py, reach_real *pz, FV tx, FV ty, FV tz) {
-    const FV zero = {0}, one = FB_SPLAT(1), min_square = FB_SPLAT(FB_MIN_SQUARE),
-             parallel = FB_SPLAT(FB_PARALLEL_SINE_SQUARED);
-    (void)zero; /* FB_SPLAT's base in the portable kernels only */
+    const FV one = FB_SPLAT(1), min_square = FB_SPLAT(FB_MIN_SQUARE), parallel = FB_SPLAT(FB_PARALLEL_SINE_SQUARED);
     const size_t end = (size_t)n * s;
     for (int j = n - 1; j >= 0; --j) {
         size_t r = (size_t)j * s;
