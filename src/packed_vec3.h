@@ -34,11 +34,6 @@ static inline void packed_store(reach_vec3 *p, packed_vec3 v) {
     memcpy(p, &xy, sizeof xy);
     _mm_store_ss(&p->z, _mm_movehl_ps(v, v));
 }
-/* The quaternion (v, w), w moved in by shuffles (an add would turn a −0 of v into +0). */
-static inline void packed_store_quat(reach_quat *q, packed_vec3 v, float w) {
-    __m128 z_w = _mm_unpacklo_ps(_mm_movehl_ps(v, v), _mm_set_ss(w));
-    _mm_storeu_ps(&q->x, _mm_movelh_ps(v, z_w));
-}
 static inline packed_vec3 packed_zero(void) { return _mm_setzero_ps(); }
 static inline packed_vec3 packed_add(packed_vec3 a, packed_vec3 b) { return _mm_add_ps(a, b); }
 static inline packed_vec3 packed_sub(packed_vec3 a, packed_vec3 b) { return _mm_sub_ps(a, b); }
@@ -73,7 +68,7 @@ typedef __m128 packed_quat;
 
 static inline packed_quat packed_quat_load(const reach_quat *q) { return _mm_loadu_ps(&q->x); }
 static inline void packed_quat_store(reach_quat *q, packed_quat v) { _mm_storeu_ps(&q->x, v); }
-/* The quaternion (v, w), in a register as packed_store_quat stores it. */
+/* The quaternion (v, w), w moved in by shuffles (an add would turn a −0 of v into +0). */
 static inline packed_quat packed_quat_make(packed_vec3 v, float w) {
     return _mm_movelh_ps(v, _mm_unpacklo_ps(_mm_movehl_ps(v, v), _mm_set_ss(w)));
 }
@@ -122,9 +117,6 @@ typedef reach_vec3 packed_vec3;
 
 static inline packed_vec3 packed_load(const reach_vec3 *p) { return *p; }
 static inline void packed_store(reach_vec3 *p, packed_vec3 v) { *p = v; }
-static inline void packed_store_quat(reach_quat *q, packed_vec3 v, reach_real w) {
-    *q = reach_quat_make(v.x, v.y, v.z, w);
-}
 static inline packed_vec3 packed_zero(void) { return reach_vec3_zero(); }
 static inline packed_vec3 packed_add(packed_vec3 a, packed_vec3 b) { return reach_vec3_add(a, b); }
 static inline packed_vec3 packed_sub(packed_vec3 a, packed_vec3 b) { return reach_vec3_sub(a, b); }
@@ -151,6 +143,11 @@ static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) { ret
 #endif
 
 static inline reach_real packed_length_sq(packed_vec3 a) { return packed_dot(a, a); }
+
+/* The quaternion (v, w) stored to q. */
+static inline void packed_store_quat(reach_quat *q, packed_vec3 v, reach_real w) {
+    packed_quat_store(q, packed_quat_make(v, w));
+}
 
 /* reach_quat_shortest_arc, step for step; the half turn (from and to opposite) goes to it. */
 static inline packed_quat packed_quat_shortest_arc(packed_vec3 from, packed_vec3 to) {

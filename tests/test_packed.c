@@ -156,6 +156,9 @@ static void shortest_arcs_match(void **state) {
     }
 }
 
+/* 1e19 to 1e30 (float's largest is 3e38): squares beyond REACH__SQUARE_CEILING in float. */
+static reach_real huge_scale(test_rng *rng) { return (reach_real)pow(10.0, (double)test_uniform(rng, 19, 30)); }
+
 /* FABRIK's unit vectors and quaternions (fabrik_internal.h) against their scalar forms: near
  * unit length (the Newton step), ordinary lengths (the root), and lengths whose squares leave
  * the plain range, zero, infinite or NaN (the scaled routines and their fallbacks). */
@@ -163,15 +166,25 @@ static void unit_helpers_match(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x9ac4f1);
     for (int i = 0; i < CASES; ++i) {
-        reach_quat q = i % 3 == 0 ? test_unit_quat(&rng) : any_quat(&rng, i % 2);
-        if (i % 3 == 1) {
-            /* a product of unit quaternions: a few roundings off unit length */
-            q = reach_quat_mul(test_unit_quat(&rng), test_unit_quat(&rng));
+        reach_quat q;
+        switch (i % 4) {
+        case 0: q = test_unit_quat(&rng); break;
+        /* a product of unit quaternions: a few roundings off unit length */
+        case 1: q = reach_quat_mul(test_unit_quat(&rng), test_unit_quat(&rng)); break;
+        /* finite, but with a square beyond the plain range */
+        case 2: {
+            reach_quat u = test_unit_quat(&rng);
+            reach_real k = huge_scale(&rng);
+            q = reach_quat_make(u.x * k, u.y * k, u.z * k, u.w * k);
+            break;
+        }
+        default: q = any_quat(&rng, i % 2);
         }
         reach_quat unit;
         packed_quat_store(&unit, reach__packed_quat_unit(packed_quat_load(&q)));
         expect_quat(unit, reach__quat_unit(q), "quat_unit", i);
-        reach_vec3 v = any_vec3(&rng, i % 2), fallback = i % 4 ? test_unit_vec3(&rng) : reach_vec3_zero();
+        reach_vec3 v = i % 5 == 2 ? reach_vec3_scale(test_unit_vec3(&rng), huge_scale(&rng)) : any_vec3(&rng, i % 2);
+        reach_vec3 fallback = i % 4 ? test_unit_vec3(&rng) : reach_vec3_zero();
         expect_vec3(unpacked(reach__packed_unit(packed_load(&v), packed_load(&fallback))), reach__unit(v, fallback),
                     "unit", i);
     }

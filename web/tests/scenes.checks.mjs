@@ -236,12 +236,16 @@ export async function sceneChecks({ page }) {
       expect(shown.tentacles === String(count) && /mean/.test(shown.iterations ?? ''),
         `readout: ${JSON.stringify(shown)}`);
     }
-    // The arms keep their own size when the page goes back to them.
+    // Each crowd keeps its own size: the arms theirs (1024) and the tentacles theirs (64).
+    await page.selectOption('#arms', '64');
     await page.selectOption('#solver', 'crowd');
     s = await state();
     expect(s.arms === 1024 && s.limbs.length === 1024 && await page.textContent('#arms-label') === 'arms',
       `back to the arms: ${s.arms}`);
     await page.selectOption('#solver', 'tentacles');
+    s = await state();
+    expect(s.arms === 64 && s.limbs.length === 64, `back to the tentacles: ${s.arms}`);
+    await page.selectOption('#arms', '256');
     await page.mouse.move(box.x + 0.55 * box.width, box.y + 0.45 * box.height, { steps: 4 });
     await page.screenshot({ path: path.join(OUT, 'playground-tentacles.png') });
   });

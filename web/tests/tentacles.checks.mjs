@@ -79,6 +79,9 @@ export async function tentaclesChecks() {
     expect(e.reach_wasm_tentacles_follow(0, 0, 1) !== 0, 'tentacles that were never started moved');
     expect(e.reach_wasm_tentacles_again() !== 0, 'tentacles that were never started solved again');
     expect(tentacles.start(reach, 64).status === 0, 'start');
+    const started = JSON.stringify(reach.tentaclesOutcome(0));
+    expect(e.reach_wasm_tentacles_again() !== 0, 'solved again with no solve since the start');
+    expect(JSON.stringify(reach.tentaclesOutcome(0)) === started, 'a refused again changed the tentacles');
     tentacles.follow(reach, [0.5, 0.5, 0.8]);
     const before = JSON.stringify(reach.tentaclesOutcome(0));
     for (const target of [[NaN, 0, 1], [0, Infinity, 1], [0, 0, -Infinity]]) {

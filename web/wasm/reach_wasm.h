@@ -120,7 +120,8 @@ const char *REACH_WASM_EXPORT(reach_wasm_crowd_isa)(void);              /* the b
 int REACH_WASM_EXPORT(reach_wasm_tentacles_start)(int chains);
 /* Every tentacle reaches for the target from its present pose (reach_fabrik_solve_batch). */
 int REACH_WASM_EXPORT(reach_wasm_tentacles_follow)(reach_real target_x, reach_real target_y, reach_real target_z);
-/* The last follow again, from the pose it started from: the same work, for timing it. */
+/* The last follow again, from the pose it started from: the same work, for timing it. Refused
+ * (REACH_ERROR_INVALID_ARGUMENT, nothing changed) when no follow succeeded since the start. */
 int REACH_WASM_EXPORT(reach_wasm_tentacles_again)(void);
 int REACH_WASM_EXPORT(reach_wasm_tentacles_count)(void);
 int REACH_WASM_EXPORT(reach_wasm_tentacles_bone_count)(void);

@@ -23,6 +23,7 @@ static reach_real residual[TENTACLE_MAX];
 static unsigned char reached[TENTACLE_MAX];
 static int iterations[TENTACLE_MAX];
 static int count;
+static int followed; /* a follow succeeded since the last start: `before` is its start */
 
 int reach_wasm_tentacles_start(int chains) {
     if (chains < 1 || chains > TENTACLE_MAX) return REACH_ERROR_INVALID_ARGUMENT;
@@ -45,6 +46,7 @@ int reach_wasm_tentacles_start(int chains) {
         iterations[i] = 0;
     }
     count = chains;
+    followed = 0;
     return REACH_OK;
 }
 
@@ -85,11 +87,13 @@ int reach_wasm_tentacles_follow(reach_real target_x, reach_real target_y, reach_
         targets[2][i] = target_z;
     }
     copy_pose(before, joints);
-    return solve();
+    int status = solve();
+    followed = status == REACH_OK;
+    return status;
 }
 
 int reach_wasm_tentacles_again(void) {
-    if (count == 0) return REACH_ERROR_INVALID_ARGUMENT;
+    if (!followed) return REACH_ERROR_INVALID_ARGUMENT;
     copy_pose(joints, before);
     return solve();
 }

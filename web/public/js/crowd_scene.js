@@ -27,14 +27,21 @@ export class CrowdScene {
     app.view.setWorld({ zUp: true, pitchRange: PITCH_RANGE });
     app.view.setAngles(VIEW.yaw, VIEW.pitch);
     app.target = [0, 0, this.solver.targetHeight];
-    this.setArmCount(this.arms);
     app.panel.showCrowd(solver, this.arms);
+    const error = this.setArmCount(this.arms);
+    if (error) app.panel.showCrowdError(error);
   }
 
-  // Returns an error to show, or ''.
+  // Returns an error to show, or ''. A refused count leaves the crowd as the module holds it
+  // (the last good one, or none yet), shown with the refusal as its status.
   setArmCount(arms) {
     const outcome = this.solver.start(this.app.reach, arms);
-    if (outcome.status !== 0) return outcome.statusText;
+    if (outcome.status !== 0) {
+      this.outcome = outcome;
+      this.timing = { perCall: null, calls: 0, at: -Infinity };
+      this.app.requestRender();
+      return outcome.statusText;
+    }
     this.arms = arms;
     this.counts[this.solver.id] = arms;
     this.outcome = outcome;
@@ -88,7 +95,7 @@ export class CrowdScene {
   // The whole grid, with room for the limbs that lean out over its edge.
   fit(width, height) {
     const half = (this.solver.spacing * (Math.ceil(Math.sqrt(this.arms)) - 1)) / 2;
-    this.app.view.fit(width, height, 1.15 * half + this.solver.height);
+    this.app.view.fit(width, height, 1.15 * half + this.solver.overhang);
   }
 
   draw(ctx) {
@@ -105,7 +112,7 @@ export class CrowdScene {
       [solver.limbs, String(count), ''],
       ['reached', `${reached} of ${count}`, ''],
     ];
-    if (outcome.iterations) {
+    if (outcome.iterations && count > 0) {
       const mean = outcome.iterations.reduce((sum, n) => sum + n, 0) / count;
       rows.push(['iterations', `${mean.toFixed(1)} mean, ${Math.max(...outcome.iterations)} most`, '']);
     }

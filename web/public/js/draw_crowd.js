@@ -7,7 +7,7 @@ const GRID_STEP = 0.5;
 const REACHED_COLOR = PALETTE.bone;
 const SHORT_COLOR = '#94a3b8';
 
-// outcome: reach.crowdOutcome(...)
+// outcome: the crowd solver's outcome(): limbs (joints root first), roots, ends, reached
 export function drawCrowdScene(ctx, view, outcome, target) {
   const { height } = clear(ctx);
   drawGround(ctx, view, outcome.roots);
@@ -44,6 +44,7 @@ export function drawCrowdScene(ctx, view, outcome, target) {
 
 // A grid on the ground a little wider than the crowd, with a dot where each post stands.
 function drawGround(ctx, view, roots) {
+  if (roots.length === 0) return;
   const extent = Math.max(...roots.map((r) => Math.max(Math.abs(r[0]), Math.abs(r[1])))) + 1;
   const half = Math.ceil(extent / GRID_STEP) * GRID_STEP;
   ctx.lineWidth = 1;

@@ -87,7 +87,8 @@ export class Panel {
 
     $('arms').addEventListener('change', () => {
       const error = handlers.setArmCount(Number($('arms').value));
-      $('crowd-message').textContent = error ? `${$('arms-label').textContent}: ${error}` : '';
+      if (error) this.showCrowdError(error);
+      else $('crowd-message').textContent = '';
     });
     $('speed').addEventListener('input', () => {
       $('speed-value').value = Number($('speed').value).toFixed(1);
@@ -145,6 +146,10 @@ export class Panel {
     $('arms').replaceChildren(...solver.armCounts.map((count) => new Option(String(count), String(count))));
     $('arms').value = String(arms);
     $('crowd-message').textContent = '';
+  }
+
+  showCrowdError(error) {
+    $('crowd-message').textContent = `${$('arms-label').textContent}: ${error}`;
   }
 
   // orientation: { enabled, turn, tilt } (rad)

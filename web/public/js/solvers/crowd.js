@@ -13,7 +13,7 @@ export default {
   limb: 'arm',
   limbs: 'arms',
   spacing: 0.5, // between shoulders, as web/wasm/crowd.c lays them out
-  height: 1.2, // the longest arm, standing, with its post
+  overhang: 1.2, // how far past the grid's edge the view leaves room for arms leaning out
   targetHeight: 0.9, // the plane the target moves in, above the ground
   armCounts: [256, 1024, 4096],
   defaultArms: 1024,

@@ -20,7 +20,7 @@
 //                         method, maxIterations }; return reach.robotOutcome(status)
 // a crowd
 //   limb, limbs           what one of its members is called, and many
-//   spacing, height       the grid it stands on and its tallest member, for framing the view
+//   spacing, overhang     its grid's spacing and the room past the grid's edge, for framing the view
 //   targetHeight          the height of the plane the target moves in
 //   armCounts, defaultArms    the crowd sizes it offers, and the one it starts with
 //   start(reach, count)   returns outcome(status)

@@ -15,7 +15,7 @@ export default {
   limb: 'tentacle',
   limbs: 'tentacles',
   spacing: 0.6, // between roots, as web/wasm/tentacles.c lays them out
-  height: 1.9, // the longest tentacle, standing
+  overhang: 1.9, // how far past the grid's edge the view leaves room (the longest tentacle is 1.8)
   targetHeight: 0.7, // the plane the target moves in, above the ground
   armCounts: [64, 256, 1024],
   defaultArms: 256,
