@@ -1,0 +1,144 @@
+/* Hashes what the solvers that run on packed vectors (src/packed_vec3.h) return on seeded
+ * problems: forward kinematics of random trees, two-bone solves with rotations (ordinary limbs,
+ * straight, folded and stretched ones, poles on the line), and FABRIK and CCD on chains of free
+ * joints and of cones, cold and warm. Built twice, against the library and against a copy built
+ * with REACH_NO_PACKED (the scalar operations everywhere): the two must print the same lines,
+ * which is the promise that a packed build gives a scalar build's bits. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reach/reach.h"
+
+#define BONES 12
+
+static uint64_t hash_state;
+
+static void hash_bytes(const void *data, size_t size) {
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < size; ++i) {
+        hash_state ^= bytes[i];
+        hash_state *= 0x100000001b3ull;
+    }
+}
+
+static void hash_begin(void) { hash_state = 0xcbf29ce484222325ull; }
+
+/* splitmix64, and reals from it: the same sequence in both programs. */
+static uint64_t rng_state;
+static uint64_t next(void) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static reach_real uniform(double lo, double hi) {
+    return (reach_real)(lo + (hi - lo) * (double)(next() >> 11) * (1.0 / 9007199254740992.0));
+}
+static reach_vec3 any_point(double radius) {
+    return reach_vec3_make(uniform(-radius, radius), uniform(-radius, radius), uniform(-radius, radius));
+}
+static reach_quat any_rotation(void) {
+    return reach_quat_normalize_safe(reach_quat_make(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+}
+
+static void forward_kinematics(void) {
+    int parents[BONES];
+    reach_transform rest[BONES], local[BONES], world[BONES];
+    hash_begin();
+    for (int round = 0; round < 2000; ++round) {
+        for (int i = 0; i < BONES; ++i) {
+            parents[i] = i == 0 ? -1 : (int)(next() % (uint64_t)i);
+            rest[i] = reach_transform_make(any_rotation(), any_point(2));
+            local[i] = reach_transform_make(any_rotation(), any_point(2));
+        }
+        reach_skeleton skeleton = {BONES, parents, rest, NULL};
+        reach_forward_kinematics(&skeleton, local, world);
+        hash_bytes(world, sizeof world);
+    }
+    printf("forward kinematics %016llx\n", (unsigned long long)hash_state);
+}
+
+static void two_bone(void) {
+    reach_two_bone_options options = reach_two_bone_default_options();
+    options.rotations = 1;
+    hash_begin();
+    for (int k = 0; k < 20000; ++k) {
+        reach_two_bone_input in;
+        in.root = any_point(1);
+        reach_vec3 upper =
+            reach_vec3_scale(reach_vec3_normalize_safe(any_point(1), reach_vec3_make(0, 1, 0)), uniform(0.2, 2));
+        reach_vec3 lower =
+            reach_vec3_scale(reach_vec3_normalize_safe(any_point(1), reach_vec3_make(1, 0, 0)), uniform(0.2, 2));
+        switch (k % 5) {
+        case 1: lower = reach_vec3_scale(upper, uniform(0.2, 1.5)); break;  /* straight */
+        case 2: lower = reach_vec3_scale(upper, -uniform(0.2, 0.9)); break; /* folded back */
+        default: break;
+        }
+        in.mid = reach_vec3_add(in.root, upper);
+        in.end = reach_vec3_add(in.mid, lower);
+        in.target = reach_vec3_add(in.root, any_point(k % 5 == 3 ? 6 : 2));
+        in.use_pole = k % 7 != 0;
+        in.pole = k % 11 == 0 ? reach_vec3_lerp(in.root, in.target, uniform(0, 1)) : any_point(3);
+        reach_two_bone_output out;
+        reach_status status = reach_two_bone_solve(&in, &options, &out);
+        hash_bytes(&status, sizeof status);
+        if (status != REACH_OK) continue;
+        /* Field by field: a struct's padding holds no defined bits. */
+        hash_bytes(&out.mid, sizeof out.mid);
+        hash_bytes(&out.end, sizeof out.end);
+        hash_bytes(&out.root_rotation, sizeof out.root_rotation);
+        hash_bytes(&out.mid_rotation, sizeof out.mid_rotation);
+        hash_bytes(&out.upper_length, sizeof out.upper_length);
+        hash_bytes(&out.lower_length, sizeof out.lower_length);
+        hash_bytes(&out.residual, sizeof out.residual);
+        hash_bytes(&out.reached, sizeof out.reached);
+    }
+    printf("two-bone %016llx\n", (unsigned long long)hash_state);
+}
+
+typedef reach_status (*chain_solver)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
+                                     reach_transform *, void *, size_t, reach_solve_result *);
+
+/* Chains of free joints (FABRIK's free-chain path) and of cones (its general one), each target
+ * solved from rest and then again from the answer with the target nudged. */
+static void chains(const char *name, chain_solver solve) {
+    int parents[BONES];
+    reach_transform rest[BONES], pose[BONES];
+    reach_joint joints[BONES];
+    static unsigned char scratch[1 << 16];
+    hash_begin();
+    for (int round = 0; round < 600; ++round) {
+        int cones = round % 2;
+        for (int i = 0; i < BONES; ++i) {
+            parents[i] = i - 1;
+            rest[i] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, i ? uniform(0.3, 1.2) : 0, 0));
+            joints[i] =
+                cones && i > 0 ? reach_joint_cone(reach_vec3_make(0, 1, 0), uniform(0.4, 1.4)) : reach_joint_ball();
+        }
+        reach_skeleton skeleton = {BONES, parents, rest, joints};
+        reach_pose_rest(&skeleton, pose);
+        reach_target target = reach_target_position(BONES - 1, any_point(6));
+        for (int warm = 0; warm < 2; ++warm) {
+            reach_solve_result result;
+            reach_status status = solve(&skeleton, &target, 1, NULL, pose, scratch, sizeof scratch, &result);
+            hash_bytes(&status, sizeof status);
+            hash_bytes(pose, sizeof pose);
+            hash_bytes(&result.iterations, sizeof result.iterations);
+            hash_bytes(&result.residual, sizeof result.residual);
+            hash_bytes(&result.angle_residual, sizeof result.angle_residual);
+            hash_bytes(&result.reached, sizeof result.reached);
+            hash_bytes(&result.limited, sizeof result.limited);
+            target.position = reach_vec3_add(target.position, any_point(0.2));
+        }
+    }
+    printf("%s %016llx\n", name, (unsigned long long)hash_state);
+}
+
+int main(void) {
+    rng_state = 0x5eed;
+    forward_kinematics();
+    two_bone();
+    chains("fabrik", reach_fabrik_solve);
+    chains("ccd", reach_ccd_solve);
+    return 0;
+}
