@@ -24,15 +24,40 @@ reach_real reach__max_abs(const reach_real *x, int n) {
     return m;
 }
 
-void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_real *x, reach_real *y) {
-    for (int i = 0; i < rows; ++i)
-        y[i] = reach__dot(a + i * cols, x, cols);
-}
-
 /* One 6-D target (a robot's tool) gives 6 rows and a 6 × 6 Gram matrix: with the size known the
  * factorisation and solves compile to straight-line code, and the products below keep a column's
  * entries in registers and run one short loop over the columns. */
 #define COMMON_SIZE 6
+
+/* ax for a of COMMON_SIZE rows: the six sums side by side, each in reach__dot's order (so the
+ * same bits), x[j] loaded once for all six. */
+static void six_row_mul_vec(const reach_real *a, int cols, const reach_real *x, reach_real *y) {
+    reach_real y0 = 0, y1 = 0, y2 = 0, y3 = 0, y4 = 0, y5 = 0;
+    for (int j = 0; j < cols; ++j) {
+        reach_real xj = x[j];
+        y0 += a[j] * xj;
+        y1 += a[cols + j] * xj;
+        y2 += a[2 * cols + j] * xj;
+        y3 += a[3 * cols + j] * xj;
+        y4 += a[4 * cols + j] * xj;
+        y5 += a[5 * cols + j] * xj;
+    }
+    y[0] = y0;
+    y[1] = y1;
+    y[2] = y2;
+    y[3] = y3;
+    y[4] = y4;
+    y[5] = y5;
+}
+
+void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_real *x, reach_real *y) {
+    if (rows == COMMON_SIZE) {
+        six_row_mul_vec(a, cols, x, y);
+        return;
+    }
+    for (int i = 0; i < rows; ++i)
+        y[i] = reach__dot(a + i * cols, x, cols);
+}
 
 /* aᵀx for a of COMMON_SIZE rows: one column at a time, x held in registers. */
 static void six_row_t_mul_vec(const reach_real *a, int cols, const reach_real *x, reach_real *y) {
