@@ -29,8 +29,8 @@ reach_real reach__max_abs(const reach_real *x, int n) {
  * entries in registers and run one short loop over the columns. */
 #define COMMON_SIZE 6
 
-/* ax for a of COMMON_SIZE rows: the six sums side by side, each in reach__dot's order (so the
- * same bits), x[j] loaded once for all six. */
+/* ax for a of COMMON_SIZE rows: the six sums side by side, each from 0 in reach__dot's order (so
+ * the same bits, NaN payloads aside), x[j] loaded once for all six. */
 static void six_row_mul_vec(const reach_real *a, int cols, const reach_real *x, reach_real *y) {
     reach_real y0 = 0, y1 = 0, y2 = 0, y3 = 0, y4 = 0, y5 = 0;
     for (int j = 0; j < cols; ++j) {

@@ -6,7 +6,8 @@
  * and these are vecmath.h's operations. Each lane does what the scalar code does, in the same
  * order (a dot product is (x + y) + z; a product's term subtracted there is a negated term added
  * here, which rounds alike), so both give the same bits, signed zeros included;
- * tests/test_packed.c checks it. (A build that lets the compiler fuse multiplies and adds,
+ * tests/test_packed.c checks each operation and tests/packed/solve_hash.c the solvers built on
+ * them. (A build that lets the compiler fuse multiplies and adds,
  * -march=haswell say, fuses the scalar code but not the intrinsics: the two then differ by
  * roundings.) */
 #ifndef REACH_PACKED_VEC3_H

@@ -355,8 +355,43 @@ static void test_products(void **state) {
     ASSERT_NEAR(reach__max_abs(mixed, 0), 0, 0, "max abs of nothing");
 }
 
+/* An entry for the six-row products: any scale, signed zeros, subnormals and huge values, never
+ * NaN or infinite (the solvers do not pass those). */
+static reach_real product_entry(test_rng *rng) {
+    switch (test_rng_next(rng) % 8) {
+    case 0: return 0;
+    case 1: return -REACH_R(0.0);
+    case 2: return test_uniform(rng, -1, 1) * REACH_R(1e-40); /* subnormal in float */
+    case 3: return test_uniform(rng, -1, 1) * REACH_R(1e18);
+    default: return test_uniform(rng, -2, 2);
+    }
+}
+
+/* The six-row product (Jacobians of one 6-D target) gives, row by row, the bits of reach__dot,
+ * which the other sizes use; zero and one columns included. */
+static void test_six_row_products_keep_the_bits(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x51c5);
+    reach_real a[6 * 9], x[9], y[6];
+    for (int round = 0; round < test_scaled(20000); ++round) {
+        int cols = (int)(test_rng_next(&rng) % 10);
+        for (int i = 0; i < 6 * cols; ++i)
+            a[i] = product_entry(&rng);
+        for (int j = 0; j < cols; ++j)
+            x[j] = product_entry(&rng);
+        reach__mat_mul_vec(a, 6, cols, x, y);
+        for (int r = 0; r < 6; ++r) {
+            reach_real expected = reach__dot(a + r * cols, x, cols);
+            if (memcmp(&expected, &y[r], sizeof expected) != 0)
+                fail_msg("round %d, %d columns, row %d: %a, reach__dot %a", round, cols, r, (double)y[r],
+                         (double)expected);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_six_row_products_keep_the_bits),
         cmocka_unit_test(test_svd_diagonal),
         cmocka_unit_test(test_svd_two_by_two),
         cmocka_unit_test(test_svd_rank_one),

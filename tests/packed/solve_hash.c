@@ -1,17 +1,22 @@
 /* Hashes what the solvers that run on packed vectors (src/packed_vec3.h) return on seeded
  * problems: forward kinematics of random trees, two-bone solves with rotations (ordinary limbs,
- * straight, folded and stretched ones, poles on the line), and FABRIK and CCD on chains of free
- * joints and of cones, cold and warm. Built twice, against the library and against a copy built
- * with REACH_NO_PACKED (the scalar operations everywhere): the two must print the same lines,
- * which is the promise that a packed build gives a scalar build's bits. */
+ * straight and folded ones, targets out of reach, poles on the line), and FABRIK and CCD on
+ * chains of free joints and of cones, cold and warm. Built twice, against the library and
+ * against a copy built with REACH_NO_PACKED (the scalar operations everywhere): the two must
+ * print the same lines, which is the promise that a packed build gives a scalar build's bits.
+ * Every solve must succeed (exit status 1 otherwise), so that matching hashes of errors cannot
+ * pass for a check. REACH_TEST_QUICK (under Valgrind) runs a tenth of the problems. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "reach/reach.h"
 
 #define BONES 12
 
 static uint64_t hash_state;
+static int failures;
+static int scale = 1;
 
 static void hash_bytes(const void *data, size_t size) {
     const unsigned char *bytes = data;
@@ -23,7 +28,13 @@ static void hash_bytes(const void *data, size_t size) {
 
 static void hash_begin(void) { hash_state = 0xcbf29ce484222325ull; }
 
-/* splitmix64, and reals from it: the same sequence in both programs. */
+static void expect_ok(reach_status status) {
+    hash_bytes(&status, sizeof status);
+    if (status != REACH_OK) ++failures;
+}
+
+/* splitmix64, and reals from it: the same sequence in both programs. Each draw is its own
+ * statement: the order in which a call's arguments are evaluated is unspecified. */
 static uint64_t rng_state;
 static uint64_t next(void) {
     uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
@@ -35,21 +46,38 @@ static reach_real uniform(double lo, double hi) {
     return (reach_real)(lo + (hi - lo) * (double)(next() >> 11) * (1.0 / 9007199254740992.0));
 }
 static reach_vec3 any_point(double radius) {
-    return reach_vec3_make(uniform(-radius, radius), uniform(-radius, radius), uniform(-radius, radius));
+    reach_real x = uniform(-radius, radius);
+    reach_real y = uniform(-radius, radius);
+    reach_real z = uniform(-radius, radius);
+    return reach_vec3_make(x, y, z);
 }
 static reach_quat any_rotation(void) {
-    return reach_quat_normalize_safe(reach_quat_make(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)));
+    reach_real x = uniform(-1, 1);
+    reach_real y = uniform(-1, 1);
+    reach_real z = uniform(-1, 1);
+    reach_real w = uniform(-1, 1);
+    return reach_quat_normalize_safe(reach_quat_make(x, y, z, w));
+}
+static reach_transform any_transform(void) {
+    reach_quat rotation = any_rotation();
+    reach_vec3 translation = any_point(2);
+    return reach_transform_make(rotation, translation);
+}
+/* A vector of the given length in a random direction. */
+static reach_vec3 any_bone(reach_real length, reach_vec3 fallback) {
+    reach_vec3 direction = reach_vec3_normalize_safe(any_point(1), fallback);
+    return reach_vec3_scale(direction, length);
 }
 
 static void forward_kinematics(void) {
     int parents[BONES];
     reach_transform rest[BONES], local[BONES], world[BONES];
     hash_begin();
-    for (int round = 0; round < 2000; ++round) {
+    for (int round = 0; round < 2000 / scale; ++round) {
         for (int i = 0; i < BONES; ++i) {
             parents[i] = i == 0 ? -1 : (int)(next() % (uint64_t)i);
-            rest[i] = reach_transform_make(any_rotation(), any_point(2));
-            local[i] = reach_transform_make(any_rotation(), any_point(2));
+            rest[i] = any_transform();
+            local[i] = any_transform();
         }
         reach_skeleton skeleton = {BONES, parents, rest, NULL};
         reach_forward_kinematics(&skeleton, local, world);
@@ -62,13 +90,11 @@ static void two_bone(void) {
     reach_two_bone_options options = reach_two_bone_default_options();
     options.rotations = 1;
     hash_begin();
-    for (int k = 0; k < 20000; ++k) {
+    for (int k = 0; k < 20000 / scale; ++k) {
         reach_two_bone_input in;
         in.root = any_point(1);
-        reach_vec3 upper =
-            reach_vec3_scale(reach_vec3_normalize_safe(any_point(1), reach_vec3_make(0, 1, 0)), uniform(0.2, 2));
-        reach_vec3 lower =
-            reach_vec3_scale(reach_vec3_normalize_safe(any_point(1), reach_vec3_make(1, 0, 0)), uniform(0.2, 2));
+        reach_vec3 upper = any_bone(uniform(0.2, 2), reach_vec3_make(0, 1, 0));
+        reach_vec3 lower = any_bone(uniform(0.2, 2), reach_vec3_make(1, 0, 0));
         switch (k % 5) {
         case 1: lower = reach_vec3_scale(upper, uniform(0.2, 1.5)); break;  /* straight */
         case 2: lower = reach_vec3_scale(upper, -uniform(0.2, 0.9)); break; /* folded back */
@@ -76,12 +102,12 @@ static void two_bone(void) {
         }
         in.mid = reach_vec3_add(in.root, upper);
         in.end = reach_vec3_add(in.mid, lower);
-        in.target = reach_vec3_add(in.root, any_point(k % 5 == 3 ? 6 : 2));
+        in.target = reach_vec3_add(in.root, any_point(k % 5 == 3 ? 6 : 2)); /* 3: mostly out of reach */
         in.use_pole = k % 7 != 0;
         in.pole = k % 11 == 0 ? reach_vec3_lerp(in.root, in.target, uniform(0, 1)) : any_point(3);
         reach_two_bone_output out;
         reach_status status = reach_two_bone_solve(&in, &options, &out);
-        hash_bytes(&status, sizeof status);
+        expect_ok(status);
         if (status != REACH_OK) continue;
         /* Field by field: a struct's padding holds no defined bits. */
         hash_bytes(&out.mid, sizeof out.mid);
@@ -107,7 +133,7 @@ static void chains(const char *name, chain_solver solve) {
     reach_joint joints[BONES];
     static unsigned char scratch[1 << 16];
     hash_begin();
-    for (int round = 0; round < 600; ++round) {
+    for (int round = 0; round < 600 / scale; ++round) {
         int cones = round % 2;
         for (int i = 0; i < BONES; ++i) {
             parents[i] = i - 1;
@@ -119,9 +145,9 @@ static void chains(const char *name, chain_solver solve) {
         reach_pose_rest(&skeleton, pose);
         reach_target target = reach_target_position(BONES - 1, any_point(6));
         for (int warm = 0; warm < 2; ++warm) {
-            reach_solve_result result;
+            reach_solve_result result = {0, 0, 0, 0, 0};
             reach_status status = solve(&skeleton, &target, 1, NULL, pose, scratch, sizeof scratch, &result);
-            hash_bytes(&status, sizeof status);
+            expect_ok(status);
             hash_bytes(pose, sizeof pose);
             hash_bytes(&result.iterations, sizeof result.iterations);
             hash_bytes(&result.residual, sizeof result.residual);
@@ -135,10 +161,13 @@ static void chains(const char *name, chain_solver solve) {
 }
 
 int main(void) {
+    const char *quick = getenv("REACH_TEST_QUICK");
+    if (quick && *quick && *quick != '0') scale = 10;
     rng_state = 0x5eed;
     forward_kinematics();
     two_bone();
     chains("fabrik", reach_fabrik_solve);
     chains("ccd", reach_ccd_solve);
-    return 0;
+    if (failures) fprintf(stderr, "%d solves failed\n", failures);
+    return failures ? 1 : 0;
 }
