@@ -59,11 +59,12 @@ void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_rea
         y[i] = reach__dot(a + i * cols, x, cols);
 }
 
-/* aᵀx for a of COMMON_SIZE rows: one column at a time, x held in registers. */
+/* aᵀx for a of COMMON_SIZE rows: one column at a time, x held in registers, each sum from 0 in
+ * the general path's order (so the same bits: 0 + p turns a −0 product into +0 as it does). */
 static void six_row_t_mul_vec(const reach_real *a, int cols, const reach_real *x, reach_real *y) {
     reach_real x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
     for (int j = 0; j < cols; ++j)
-        y[j] = a[j] * x0 + a[cols + j] * x1 + a[2 * cols + j] * x2 + a[3 * cols + j] * x3 + a[4 * cols + j] * x4 +
+        y[j] = 0 + a[j] * x0 + a[cols + j] * x1 + a[2 * cols + j] * x2 + a[3 * cols + j] * x3 + a[4 * cols + j] * x4 +
                a[5 * cols + j] * x5;
 }
 

@@ -367,8 +367,9 @@ static reach_real product_entry(test_rng *rng) {
     }
 }
 
-/* The six-row product (Jacobians of one 6-D target) gives, row by row, the bits of reach__dot,
- * which the other sizes use; zero and one columns included. */
+/* The six-row products (Jacobians of one 6-D target) give the bits of the general paths the other
+ * sizes take: Ax row by row reach__dot's, Aᵀw column by column the sum from 0 over the rows; zero
+ * and one columns included. */
 static void test_six_row_products_keep_the_bits(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x51c5);
@@ -383,7 +384,24 @@ static void test_six_row_products_keep_the_bits(void **state) {
         for (int r = 0; r < 6; ++r) {
             reach_real expected = reach__dot(a + r * cols, x, cols);
             if (memcmp(&expected, &y[r], sizeof expected) != 0)
-                fail_msg("round %d, %d columns, row %d: %a, reach__dot %a", round, cols, r, (double)y[r],
+                fail_msg("Ax, round %d, %d columns, row %d: %a, reach__dot %a", round, cols, r, (double)y[r],
+                         (double)expected);
+        }
+        /* Aᵀw against the general path's sum: from 0, row after row. Every tenth round one
+         * column of −0 against a positive w, whose products are all −0 (the sum is +0). */
+        reach_real w[6], atw[9];
+        for (int r = 0; r < 6; ++r)
+            w[r] = round % 10 == 0 ? test_uniform(&rng, REACH_R(0.5), 1) : product_entry(&rng);
+        if (round % 10 == 0 && cols > 0)
+            for (int r = 0; r < 6; ++r)
+                a[r * cols] = -REACH_R(0.0);
+        reach__mat_t_mul_vec(a, 6, cols, w, atw);
+        for (int c = 0; c < cols; ++c) {
+            reach_real expected = 0;
+            for (int r = 0; r < 6; ++r)
+                expected += a[r * cols + c] * w[r];
+            if (memcmp(&expected, &atw[c], sizeof expected) != 0)
+                fail_msg("Aᵀw, round %d, %d columns, column %d: %a, the general sum %a", round, cols, c, (double)atw[c],
                          (double)expected);
         }
     }
