@@ -7,9 +7,8 @@
  * order (a dot product is (x + y) + z; a product's term subtracted there is a negated term added
  * here, which rounds alike), so both give the same bits, signed zeros included;
  * tests/test_packed.c checks each operation and tests/packed/solve_hash.c the solvers built on
- * them. (A build that lets the compiler fuse multiplies and adds,
- * -march=haswell say, fuses the scalar code but not the intrinsics: the two then differ by
- * roundings.) */
+ * them. (A build that lets the compiler fuse multiplies and adds, -march=haswell say, fuses the
+ * scalar code but not the intrinsics: the two then differ by roundings.) */
 #ifndef REACH_PACKED_VEC3_H
 #define REACH_PACKED_VEC3_H
 
@@ -145,11 +144,6 @@ static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) { ret
 #endif
 
 static inline reach_real packed_length_sq(packed_vec3 a) { return packed_dot(a, a); }
-
-/* The quaternion (v, w) stored to q. */
-static inline void packed_store_quat(reach_quat *q, packed_vec3 v, reach_real w) {
-    packed_quat_store(q, packed_quat_make(v, w));
-}
 
 /* reach_quat_shortest_arc, step for step; the half turn (from and to opposite) goes to it. */
 static inline packed_quat packed_quat_shortest_arc(packed_vec3 from, packed_vec3 to) {

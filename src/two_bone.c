@@ -358,15 +358,8 @@ static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && 
  * then by |s|/2, instead of waiting for the square root and then for a divide. */
 static inline void store_unit_arc(reach_quat *q, packed_vec3 axis, reach_real sum_sq, reach_real twice_inverse_sum_sq) {
     const reach_real half_length = reach_sqrt(sum_sq) * REACH_R(0.5);
-    packed_store_quat(q, packed_scale(packed_scale(axis, twice_inverse_sum_sq), half_length), half_length);
-}
-
-/* reach_quat_shortest_arc, the robust arc, for unit vectors opposite to a rounding. */
-static reach_quat robust_arc(packed_vec3 from, packed_vec3 to) {
-    reach_vec3 f, t;
-    packed_store(&f, from);
-    packed_store(&t, to);
-    return reach_quat_shortest_arc(f, t);
+    packed_quat_store(
+        q, packed_quat_make(packed_scale(packed_scale(axis, twice_inverse_sum_sq), half_length), half_length));
 }
 
 /* Solves an ordinary limb with default soft IK, stretch and weight into *out and returns 1;
@@ -452,15 +445,17 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
             turned_lower = packed_mad(partial_turn, kkv, twice_inverse_sum_sq);
             mid_sum = packed_mad(partial_sum, kkv, twice_inverse_sum_sq);
         } else {
-            out->root_rotation = robust_arc(from, to);
-            turned_lower = packed_quat_rotate(packed_quat_load(&out->root_rotation), lower_dir);
+            /* Opposite to a rounding: the general arc, which takes a half turn where it must. */
+            const packed_quat arc = packed_quat_shortest_arc(from, to);
+            packed_quat_store(&out->root_rotation, arc);
+            turned_lower = packed_quat_rotate(arc, lower_dir);
             mid_sum = packed_add(turned_lower, new_lower_dir);
         }
         const reach_real mid_sum_sq = packed_length_sq(mid_sum);
         if (mid_sum_sq > HALF_TURN_SUM_SQ)
             store_unit_arc(&out->mid_rotation, packed_cross(turned_lower, mid_sum), mid_sum_sq, 2 / mid_sum_sq);
         else
-            out->mid_rotation = robust_arc(turned_lower, new_lower_dir);
+            packed_quat_store(&out->mid_rotation, packed_quat_shortest_arc(turned_lower, new_lower_dir));
     } else {
         out->root_rotation = reach_quat_identity();
         out->mid_rotation = reach_quat_identity();
