@@ -5,7 +5,7 @@
 // nothing.
 import { check, expect, expectNear } from './harness.mjs';
 import { cross, dot, loadModule, norm, sub, unit } from './support.mjs';
-import { expectEndPlaced, expectFinite, tolerance } from './properties.mjs';
+import { expectCrowdRefusesBadInput, expectEndPlaced, expectFinite, tolerance } from './properties.mjs';
 import crowd from '../public/js/solvers/crowd.js';
 
 // A path over and around the crowd, near the ground and high above it, far outside it too.
@@ -58,16 +58,6 @@ export async function crowdChecks() {
   });
 
   await check('module, crowd: bad input is refused and changes nothing', () => {
-    const reach = loadModule();
-    const e = reach.exports;
-    expect(e.reach_wasm_crowd_follow(0, 0, 1) !== 0, 'a crowd that was never started moved');
-    expect(crowd.start(reach, 64).status === 0, 'start');
-    crowd.follow(reach, [0.5, 0.5, 0.8]);
-    const before = JSON.stringify(reach.crowdOutcome(0));
-    for (const target of [[NaN, 0, 1], [0, Infinity, 1], [0, 0, -Infinity]]) {
-      expect(e.reach_wasm_crowd_follow(...target) !== 0, `target ${target} was accepted`);
-    }
-    for (const arms of [0, -1, 4097]) expect(e.reach_wasm_crowd_start(arms) !== 0, `${arms} arms were accepted`);
-    expect(JSON.stringify(reach.crowdOutcome(0)) === before, 'a refused call changed the crowd');
+    expectCrowdRefusesBadInput(loadModule(), crowd, 'arms');
   });
 }

@@ -1,6 +1,6 @@
 // Properties the module's answers must have, shared by the module checks: finite joints, bones
-// that keep their lengths, a two-bone end where it must be, bends within a limit, and random
-// points to aim at.
+// that keep their lengths, a two-bone end where it must be, bends within a limit, random points
+// to aim at, and a crowd that refuses bad input without changing.
 import { expect, expectNear } from './harness.mjs';
 import { dot, norm, sub, total, unit } from './support.mjs';
 
@@ -46,4 +46,20 @@ export function expectEndPlaced(outcome, target, lengths, what) {
   }
   if (Math.abs(d - placed) > 10 * eps) expect(!outcome.reached, `${what}: out of range but reported reached`);
   else if (d > Math.abs(l1 - l2) + 10 * eps && d < l1 + l2 - 10 * eps) expect(outcome.reached, `${what}: not reached`);
+}
+
+// A crowd solver (solvers/index.js) refuses to follow before it starts, and refuses non-finite
+// targets and counts outside 1 … its largest, changing nothing. `what` names its members.
+export function expectCrowdRefusesBadInput(reach, solver, what) {
+  expect(solver.follow(reach, [0, 0, 1]) !== 0, `${what} that were never started moved`);
+  expect(solver.start(reach, 64).status === 0, 'start');
+  solver.follow(reach, [0.5, 0.5, 0.8]);
+  const before = JSON.stringify(solver.outcome(reach, 0));
+  for (const target of [[NaN, 0, 1], [0, Infinity, 1], [0, 0, -Infinity]]) {
+    expect(solver.follow(reach, target) !== 0, `target ${target} was accepted`);
+  }
+  for (const count of [0, -1, Math.max(...solver.armCounts) + 1]) {
+    expect(solver.start(reach, count).status !== 0, `${count} ${what} were accepted`);
+  }
+  expect(JSON.stringify(solver.outcome(reach, 0)) === before, `a refused call changed the ${what}`);
 }

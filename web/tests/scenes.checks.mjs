@@ -45,6 +45,20 @@ function expectFollowed(s, id) {
   }
 }
 
+// Sets the crowd's size, moves the pointer to `at` (fractions of the canvas) and returns the
+// state: the batch call succeeded for that many, timed, with the target drawn under the pointer.
+async function pointAtCrowd(page, state, count, at) {
+  if ((await state()).arms !== count) await page.selectOption('#arms', String(count));
+  const box = await page.locator('#scene').boundingBox();
+  const pixel = [box.x + at[0] * box.width, box.y + at[1] * box.height];
+  await page.mouse.move(pixel[0], pixel[1], { steps: 6 });
+  const s = await state();
+  expect(s.status === 0 && s.limbs.length === count, `${count} ${s.solver}: ${s.statusText}`);
+  expect(norm(sub(s.screen.target, pixel)) < 1.5, `target drawn at ${s.screen.target}, pointer at ${pixel}`);
+  expect(s.msPerCall > 0, `the batch call timed at ${s.msPerCall} ms`);
+  return s;
+}
+
 async function readout(page) {
   return page.$$eval('#readout dt', (terms) =>
     Object.fromEntries(terms.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
@@ -172,14 +186,8 @@ export async function sceneChecks({ page }) {
     let s = await state();
     expect(s.kind === 'crowd' && s.arms === 1024 && s.roots.length === 1024, `${s.solver}: ${s.roots?.length} arms`);
     expect(s.isa === 'wasm-simd', `the batch runs on ${s.isa}`);
-    const box = await page.locator('#scene').boundingBox();
     for (const [arms, at] of [[1024, [0.6, 0.4]], [4096, [0.45, 0.55]]]) {
-      if (arms !== s.arms) await page.selectOption('#arms', String(arms));
-      const pixel = [box.x + at[0] * box.width, box.y + at[1] * box.height];
-      await page.mouse.move(pixel[0], pixel[1], { steps: 6 });
-      s = await state();
-      expect(s.status === 0 && s.roots.length === arms, `${arms} arms: ${s.statusText}`);
-      expect(norm(sub(s.screen.target, pixel)) < 1.5, `target drawn at ${s.screen.target}, pointer at ${pixel}`);
+      s = await pointAtCrowd(page, state, arms, at);
       // Every arm whose range holds the target has its hand on it, and no other says it reached.
       let inRange = 0;
       s.roots.forEach((root, k) => {
@@ -195,10 +203,8 @@ export async function sceneChecks({ page }) {
         }
       });
       expect(inRange > 0, `no arm can reach ${s.target}`);
-      expect(s.msPerCall > 0, `the batch call timed at ${s.msPerCall} ms`);
     }
-    await page.selectOption('#arms', '1024');
-    await page.mouse.move(box.x + 0.6 * box.width, box.y + 0.4 * box.height, { steps: 4 });
+    await pointAtCrowd(page, state, 1024, [0.6, 0.4]);
     await page.screenshot({ path: path.join(OUT, 'playground-crowd.png') });
   });
 
@@ -208,14 +214,8 @@ export async function sceneChecks({ page }) {
     expect(s.kind === 'crowd' && s.arms === 256 && s.limbs.length === 256, `${s.solver}: ${s.limbs?.length} tentacles`);
     expect(s.isa === 'wasm-simd', `the batch runs on ${s.isa}`);
     expect(await page.textContent('#arms-label') === 'tentacles', 'the size control is not labelled tentacles');
-    const box = await page.locator('#scene').boundingBox();
     for (const [count, at] of [[256, [0.55, 0.45]], [1024, [0.4, 0.6]]]) {
-      if (count !== s.arms) await page.selectOption('#arms', String(count));
-      const pixel = [box.x + at[0] * box.width, box.y + at[1] * box.height];
-      await page.mouse.move(pixel[0], pixel[1], { steps: 6 });
-      s = await state();
-      expect(s.status === 0 && s.limbs.length === count, `${count} tentacles: ${s.statusText}`);
-      expect(norm(sub(s.screen.target, pixel)) < 1.5, `target drawn at ${s.screen.target}, pointer at ${pixel}`);
+      s = await pointAtCrowd(page, state, count, at);
       // Every tentacle long enough for the target has its tip on it; no other says it reached.
       let inRange = 0;
       s.limbs.forEach((limb, k) => {
@@ -231,7 +231,6 @@ export async function sceneChecks({ page }) {
         expect(s.iterations[k] >= 0 && s.iterations[k] <= 64, `tentacle ${k}: ${s.iterations[k]} iterations`);
       });
       expect(inRange > 0, `no tentacle can reach ${s.target}`);
-      expect(s.msPerCall > 0, `the batch call timed at ${s.msPerCall} ms`);
       const shown = await readout(page);
       expect(shown.tentacles === String(count) && /mean/.test(shown.iterations ?? ''),
         `readout: ${JSON.stringify(shown)}`);
@@ -245,8 +244,7 @@ export async function sceneChecks({ page }) {
     await page.selectOption('#solver', 'tentacles');
     s = await state();
     expect(s.arms === 64 && s.limbs.length === 64, `back to the tentacles: ${s.arms}`);
-    await page.selectOption('#arms', '256');
-    await page.mouse.move(box.x + 0.55 * box.width, box.y + 0.45 * box.height, { steps: 4 });
+    await pointAtCrowd(page, state, 256, [0.55, 0.45]);
     await page.screenshot({ path: path.join(OUT, 'playground-tentacles.png') });
   });
 

@@ -5,7 +5,7 @@
 // frame solved again from its start gives the same bits; and bad input changes nothing.
 import { check, expect, expectNear } from './harness.mjs';
 import { dot, loadModule, norm, random, sub, total, unit } from './support.mjs';
-import { expectFinite, expectLengths, tolerance } from './properties.mjs';
+import { expectCrowdRefusesBadInput, expectFinite, expectLengths, tolerance } from './properties.mjs';
 import tentacles from '../public/js/solvers/tentacles.js';
 
 // A path over and around the field, low and high, far outside it, then random points near it.
@@ -75,19 +75,12 @@ export async function tentaclesChecks() {
 
   await check('module, tentacles: bad input is refused and changes nothing', () => {
     const reach = loadModule();
-    const e = reach.exports;
-    expect(e.reach_wasm_tentacles_follow(0, 0, 1) !== 0, 'tentacles that were never started moved');
-    expect(e.reach_wasm_tentacles_again() !== 0, 'tentacles that were never started solved again');
+    expect(tentacles.again(reach) !== 0, 'tentacles that were never started solved again');
+    expectCrowdRefusesBadInput(reach, tentacles, 'tentacles');
+    // Started again: nothing solved since, so nothing to solve again.
     expect(tentacles.start(reach, 64).status === 0, 'start');
-    const started = JSON.stringify(reach.tentaclesOutcome(0));
-    expect(e.reach_wasm_tentacles_again() !== 0, 'solved again with no solve since the start');
-    expect(JSON.stringify(reach.tentaclesOutcome(0)) === started, 'a refused again changed the tentacles');
-    tentacles.follow(reach, [0.5, 0.5, 0.8]);
-    const before = JSON.stringify(reach.tentaclesOutcome(0));
-    for (const target of [[NaN, 0, 1], [0, Infinity, 1], [0, 0, -Infinity]]) {
-      expect(e.reach_wasm_tentacles_follow(...target) !== 0, `target ${target} was accepted`);
-    }
-    for (const count of [0, -1, 1025]) expect(e.reach_wasm_tentacles_start(count) !== 0, `${count} tentacles were accepted`);
-    expect(JSON.stringify(reach.tentaclesOutcome(0)) === before, 'a refused call changed the tentacles');
+    const started = JSON.stringify(tentacles.outcome(reach, 0));
+    expect(tentacles.again(reach) !== 0, 'solved again with no solve since the start');
+    expect(JSON.stringify(tentacles.outcome(reach, 0)) === started, 'a refused again changed the tentacles');
   });
 }

@@ -109,7 +109,7 @@ export class CrowdScene {
     const time = this.timing.perCall;
     const measured = (text) => (time === null ? '—' : text);
     const rows = [
-      [solver.limbs, String(count), ''],
+      [solver.members, String(count), ''],
       ['reached', `${reached} of ${count}`, ''],
     ];
     if (outcome.iterations && count > 0) {
@@ -119,7 +119,7 @@ export class CrowdScene {
     return [
       ...rows,
       ['batch solve', measured(`${time?.toFixed(3)} ms`), ''],
-      [`per ${solver.limb}`, measured(`${Math.round((time * 1e6) / count)} ns`), ''],
+      [`per ${solver.member}`, measured(`${Math.round((time * 1e6) / count)} ns`), ''],
       ['batch path', outcome.isa, ''],
       ['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad'],
     ];

@@ -142,7 +142,7 @@ export class Panel {
   }
 
   showCrowd(solver, arms) {
-    $('arms-label').textContent = solver.limbs;
+    $('arms-label').textContent = solver.members;
     $('arms').replaceChildren(...solver.armCounts.map((count) => new Option(String(count), String(count))));
     $('arms').value = String(arms);
     $('crowd-message').textContent = '';

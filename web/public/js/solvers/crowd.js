@@ -10,8 +10,8 @@ export default {
     'target in one call of the batch solver, which runs several arms per SIMD instruction. Arms ' +
     'that cannot reach point straight at it. Drag empty space to turn the view.',
   dims: 3,
-  limb: 'arm',
-  limbs: 'arms',
+  member: 'arm',
+  members: 'arms',
   spacing: 0.5, // between shoulders, as web/wasm/crowd.c lays them out
   overhang: 1.2, // how far past the grid's edge the view leaves room for arms leaning out
   targetHeight: 0.9, // the plane the target moves in, above the ground

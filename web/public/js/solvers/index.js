@@ -19,7 +19,7 @@
 //   start(reach), solve(reach, goal)   goal = { target, orientation: { enabled, turn, tilt },
 //                         method, maxIterations }; return reach.robotOutcome(status)
 // a crowd
-//   limb, limbs           what one of its members is called, and many
+//   member, members       what one of the crowd is called, and many (the panel's words)
 //   spacing, overhang     its grid's spacing and the room past the grid's edge, for framing the view
 //   targetHeight          the height of the plane the target moves in
 //   armCounts, defaultArms    the crowd sizes it offers, and the one it starts with

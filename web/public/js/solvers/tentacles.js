@@ -12,8 +12,8 @@ export default {
     'from where it was and to its own tolerance. Tentacles that cannot reach point straight at it. ' +
     'Drag empty space to turn the view.',
   dims: 3,
-  limb: 'tentacle',
-  limbs: 'tentacles',
+  member: 'tentacle',
+  members: 'tentacles',
   spacing: 0.6, // between roots, as web/wasm/tentacles.c lays them out
   overhang: 1.9, // how far past the grid's edge the view leaves room (the longest tentacle is 1.8)
   targetHeight: 0.7, // the plane the target moves in, above the ground
