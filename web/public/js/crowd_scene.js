@@ -13,7 +13,7 @@ const TIMING_EVERY_MS = 500;
 export class CrowdScene {
   constructor(app) {
     this.app = app;
-    this.arms = null;
+    this.solver = null;
     this.counts = {}; // the crowd size chosen for each solver, kept across switches
     this.outcome = null;
     this.timing = { perCall: null, calls: 0, at: -Infinity };
@@ -23,7 +23,6 @@ export class CrowdScene {
   enter(solver) {
     const { app } = this;
     this.solver = solver;
-    this.arms = this.counts[solver.id] ?? solver.defaultArms;
     app.view.setWorld({ zUp: true, pitchRange: PITCH_RANGE });
     app.view.setAngles(VIEW.yaw, VIEW.pitch);
     app.target = [0, 0, this.solver.targetHeight];
@@ -35,20 +34,21 @@ export class CrowdScene {
   // Returns an error to show, or ''. A refused count leaves the crowd as the module holds it
   // (the last good one, or none yet), shown with the refusal as its status.
   setArmCount(arms) {
-    const outcome = this.solver.start(this.app.reach, arms);
-    if (outcome.status !== 0) {
-      this.outcome = outcome;
-      this.timing = { perCall: null, calls: 0, at: -Infinity };
-      this.app.requestRender();
-      return outcome.statusText;
-    }
-    this.arms = arms;
-    this.counts[this.solver.id] = arms;
-    this.outcome = outcome;
+    this.outcome = this.solver.start(this.app.reach, arms);
     this.timing = { perCall: null, calls: 0, at: -Infinity };
+    if (this.outcome.status !== 0) {
+      this.app.requestRender();
+      return this.outcome.statusText;
+    }
+    this.counts[this.solver.id] = arms;
     this.app.resize();
     this.solve();
     return '';
+  }
+
+  // The present solver's crowd size: the last it took, or its default.
+  get arms() {
+    return this.counts[this.solver.id] ?? this.solver.defaultArms;
   }
 
   handles() {
