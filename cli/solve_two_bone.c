@@ -89,9 +89,11 @@ static reach_two_bone_rig_input limb_input(const cli_request *request, const int
     return in;
 }
 
+/* Without overflow: a limb whose squared length leaves the range still has a finite length. */
 static reach_real limb_length(const reach_transform *world, const int chain[3]) {
-    return reach_vec3_distance(world[chain[0]].translation, world[chain[1]].translation) +
-           reach_vec3_distance(world[chain[1]].translation, world[chain[2]].translation);
+    reach_vec3 upper = reach_vec3_sub(world[chain[1]].translation, world[chain[0]].translation);
+    reach_vec3 lower = reach_vec3_sub(world[chain[2]].translation, world[chain[1]].translation);
+    return reach_vec3_length_robust(upper) + reach_vec3_length_robust(lower);
 }
 
 int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err) {

@@ -46,10 +46,13 @@ static inline reach_quat normalized(reach_quat q) {
     return reach_quat_normalize_safe(q);
 }
 
-/* Plain distance where its square is in range, the robust one otherwise. */
+/* Plain distance where its square is far from the ends of the range, the robust one otherwise:
+ * a square that overflows, or underflows (a tiny limb's length would come out 0 or coarse). */
 static inline reach_real distance(reach_vec3 a, reach_vec3 b) {
-    reach_real d = reach_vec3_distance(a, b);
-    return reach_is_finite(d) ? d : reach_vec3_length_robust(reach_vec3_sub(a, b));
+    reach_vec3 v = reach_vec3_sub(a, b);
+    reach_real sq = reach_vec3_length_sq(v);
+    if (sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100)) return reach_sqrt(sq);
+    return reach_vec3_length_robust(v);
 }
 
 reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_options *options,
@@ -104,7 +107,9 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     }
     r.end_rotation = unit(reach_quat_mul(reach_quat_conjugate(new_upper_frame), end_frame));
 
-    reach_real upper_length = reach_vec3_distance(mid, root), lower_length = reach_vec3_distance(end, mid);
+    /* Robust lengths: at the ends of the range a plain length overflows or underflows, and the
+     * translations would be scaled by 0 or by infinity. */
+    reach_real upper_length = distance(mid, root), lower_length = distance(end, mid);
     r.mid_translation = reach_vec3_scale(in->mid_local.translation, solved.upper_length / upper_length);
     r.end_translation = reach_vec3_scale(in->end_local.translation, solved.lower_length / lower_length);
 

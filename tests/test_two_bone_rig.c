@@ -138,6 +138,50 @@ static void stretch_scales_the_local_translations(void **state) {
     ASSERT_VEC3_NEAR(out.end, in.target, TEST_REACH_TOL * 4, "stretched end on target");
 }
 
+/* Limbs whose squared lengths leave the range (coordinates past the square root of the
+ * largest number, or below that of the smallest) solve as the same limb at an ordinary scale
+ * does, scaled: no bone collapses to zero or grows without bound. Powers of two, so that the
+ * scaling itself is exact. */
+static void limbs_at_the_ends_of_the_range_solve_as_at_unit_scale(void **state) {
+    (void)state;
+#ifdef REACH_DOUBLE
+    const reach_real scales[] = {0x1p+520, 0x1p-530};
+#else
+    const reach_real scales[] = {0x1p+75f, 0x1p-80f};
+#endif
+    test_rng rng = test_rng_make(302);
+    for (int trial = 0; trial < 200; ++trial) {
+        reach_two_bone_rig_input in = random_rig(&rng, trial % 2 ? ROTATED : IDENTITY);
+        in.target = test_in_ball(&rng, 3);
+        reach_two_bone_options opt = reach_two_bone_default_options();
+        opt.max_stretch = trial % 3 == 0 ? REACH_R(1.5) : 1;
+        reach_two_bone_rig_output unit_out;
+        assert_int_equal(reach_two_bone_solve_rig(&in, &opt, &unit_out), REACH_OK);
+        for (int k = 0; k < 2; ++k) {
+            reach_real s = scales[k];
+            reach_two_bone_rig_input big = in;
+            big.parent_world.translation = reach_vec3_scale(in.parent_world.translation, s);
+            big.root_local.translation = reach_vec3_scale(in.root_local.translation, s);
+            big.mid_local.translation = reach_vec3_scale(in.mid_local.translation, s);
+            big.end_local.translation = reach_vec3_scale(in.end_local.translation, s);
+            big.target = reach_vec3_scale(in.target, s);
+            big.pole = reach_vec3_scale(in.pole, s);
+            reach_two_bone_rig_output out;
+            assert_int_equal(reach_two_bone_solve_rig(&big, &opt, &out), REACH_OK);
+            ASSERT_VEC3_NEAR(reach_vec3_scale(out.mid_translation, 1 / s), unit_out.mid_translation, TEST_REACH_TOL,
+                             "mid translation, scaled");
+            ASSERT_VEC3_NEAR(reach_vec3_scale(out.end_translation, 1 / s), unit_out.end_translation, TEST_REACH_TOL,
+                             "end translation, scaled");
+            ASSERT_VEC3_NEAR(reach_vec3_scale(out.end, 1 / s), unit_out.end, TEST_REACH_TOL * 4, "end, scaled");
+            assert_true(reach_is_finite(out.residual));
+            assert_true(fabs((double)(out.residual / s - unit_out.residual)) <= (double)(TEST_REACH_TOL * 4));
+            /* Close calls at the tolerance may go either way. */
+            if (unit_out.residual < REACH_R(0.5) * TEST_REACH_TOL || unit_out.residual > 2 * TEST_REACH_TOL)
+                assert_int_equal(out.reached, unit_out.reached);
+        }
+    }
+}
+
 static void bad_rigs_are_errors_with_output_untouched(void **state) {
     (void)state;
     test_rng rng = test_rng_make(300);
@@ -236,6 +280,7 @@ int main(void) {
         cmocka_unit_test(forward_kinematics_reproduces_the_solve_under_any_parent),
         cmocka_unit_test(end_orientation_is_taken_under_rigid_parents),
         cmocka_unit_test(stretch_scales_the_local_translations),
+        cmocka_unit_test(limbs_at_the_ends_of_the_range_solve_as_at_unit_scale),
         cmocka_unit_test(bad_rigs_are_errors_with_output_untouched),
         cmocka_unit_test(every_non_finite_number_is_an_error),
     };

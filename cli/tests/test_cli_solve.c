@@ -52,6 +52,31 @@ static void bone_lengths_are_kept(void **state) {
     cli_run_free(&run);
 }
 
+/* A leg at the ends of double's range (squared lengths overflow or underflow) solves as the leg
+ * at unit scale does: lengths kept, the target reached, reached judged on the true length. */
+static void legs_at_the_ends_of_the_range_keep_their_lengths(void **state) {
+    (void)state;
+    const double scales[] = {1e160, 1e-160};
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+        double s = scales[i];
+        char request[1024];
+        snprintf(request, sizeof request,
+                 "{'rig':{'bones':[{'name':'hip'},{'name':'knee','parent':'hip','position':[0,%.17g,0]},"
+                 "{'name':'ankle','parent':'knee','position':[0,%.17g,0]}]},'solver':{'type':'two_bone'},"
+                 "'targets':[{'bone':'ankle','position':[%.17g,0,0]}]}",
+                 -s, -s, s);
+        cli_run run = solve_ok(request);
+        assert_true(cJSON_IsTrue(json_at(run.json, "reached")));
+        assert_true(json_number(run.json, "residual") <= 1e-12 * s);
+        reach_vec3 knee = reach_vec3_scale(json_vec3(run.json, "bones[1].world_position"), 1 / s);
+        reach_vec3 ankle = reach_vec3_scale(json_vec3(run.json, "bones[2].world_position"), 1 / s);
+        assert_true(fabs(reach_vec3_length(knee) - 1) < 1e-12);
+        assert_true(fabs(reach_vec3_distance(knee, ankle) - 1) < 1e-12);
+        assert_vec3_near(ankle, reach_vec3_make(1, 0, 0), 1e-12);
+        cli_run_free(&run);
+    }
+}
+
 /* The knee lands on the pole's side of the hip→target line, whichever side that is. */
 static void pole_side_is_respected(void **state) {
     (void)state;
@@ -232,6 +257,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_example_reaches_its_target),
         cmocka_unit_test(bone_lengths_are_kept),
+        cmocka_unit_test(legs_at_the_ends_of_the_range_keep_their_lengths),
         cmocka_unit_test(pole_side_is_respected),
         cmocka_unit_test(out_of_reach_points_straight),
         cmocka_unit_test(end_keeps_world_rotation_or_takes_orientation),
