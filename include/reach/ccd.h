@@ -1,4 +1,5 @@
-/* reach — CCD: cyclic coordinate descent.
+/** @file
+ * reach — CCD: cyclic coordinate descent.
  *
  * One iteration sweeps the moving bones from the tips toward the root. At each joint it turns
  * the bone (with everything below it) by the rotation that best brings the effectors below that
@@ -13,7 +14,7 @@
  *   hinge       the best angle about the hinge axis, clamped to the hinge's range
  *   prismatic   the best slide along the axis, clamped to its range
  *   fixed       nothing
- * Orientation targets: the effector's frame counts as three more points, one chain length out
+ * Orientation targets: the effector's frame counts as three more points, 0.2 chain lengths out
  * along each of its axes, that should land on the same points of the target frame, so a joint
  * trades position against orientation error in the same units.
  * A meeting target (REACH_TARGET_MEET) pulls each of its two joints toward where the other one
@@ -35,11 +36,11 @@
 
 REACH_EXTERN_C_BEGIN
 
-/* Bytes of scratch reach_ccd_solve needs; any alignment. 0 for a NULL skeleton or a negative
+/** Bytes of scratch reach_ccd_solve needs; any alignment. 0 for a NULL skeleton or a negative
  * count. */
 REACH_API size_t reach_ccd_scratch_size(const reach_skeleton *skeleton, int target_count);
 
-/* Same contract as reach_fabrik_solve (fabrik.h): settings NULL for the defaults, and used are
+/** Same contract as reach_fabrik_solve (fabrik.h): settings NULL for the defaults, and used are
  * max_iterations, tolerance (0: 1e-4 × the total length of the moving bones), angle_tolerance,
  * root_bone and ccd_max_step; result may be NULL; every error leaves the pose untouched. Unlike
  * FABRIK, CCD also slides prismatic joints. */

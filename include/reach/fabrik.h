@@ -1,4 +1,5 @@
-/* reach — FABRIK: forward and backward reaching inverse kinematics.
+/** @file
+ * reach — FABRIK: forward and backward reaching inverse kinematics.
  *
  * FABRIK moves joint positions instead of angles. A backward pass puts each effector on its
  * target and walks toward the root, setting every bone back to its length along the line to the
@@ -52,11 +53,11 @@ REACH_EXTERN_C_BEGIN
 
 /* ---- 3-D, on a skeleton ----------------------------------------------------------------- */
 
-/* Bytes of scratch reach_fabrik_solve needs for this skeleton and target count; any alignment.
+/** Bytes of scratch reach_fabrik_solve needs for this skeleton and target count; any alignment.
  * 0 for a NULL skeleton or a negative count. */
 REACH_API size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_count);
 
-/* Solves the targets by moving the bones from settings.root_bone (or the top of the effectors'
+/** Solves the targets by moving the bones from settings.root_bone (or the top of the effectors'
  * hierarchy) down to every target's bone; nothing else in the pose changes.
  *   targets   REACH_TARGET_POSITION (an orientation is honoured through the effector's joint
  *             limit: the effector takes that world rotation, clamped by its joint) and
@@ -86,21 +87,21 @@ REACH_API reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const 
 
 /* ---- 2-D, on points --------------------------------------------------------------------- */
 
-/* A planar chain of bone_count bones through bone_count + 1 joints. Angles are radians,
+/** A planar chain of bone_count bones through bone_count + 1 joints. Angles are radians,
  * counter-clockwise positive. */
 typedef struct reach_fabrik_2d_chain {
-    int bone_count;            /* >= 1 */
-    reach_vec2 *joints;        /* bone_count + 1 points, root first: the starting pose, overwritten
-                                  with the solution. joints[0] stays put unless the root may move */
-    const reach_real *lengths; /* bone_count lengths > 0 (bone i joins joints i and i + 1) */
-    /* Angle limits, NULL for none: bone i's direction may turn from bone i-1's direction (for
+    int bone_count;            /**< >= 1 */
+    reach_vec2 *joints;        /**< bone_count + 1 points, root first: the starting pose, overwritten
+                                   with the solution. joints[0] stays put unless the root may move */
+    const reach_real *lengths; /**< bone_count lengths > 0 (bone i joins joints i and i + 1) */
+    /** Angle limits, NULL for none: bone i's direction may turn from bone i-1's direction (for
      * bone 0, from base_direction) by an angle in [min_angle[i], max_angle[i]] within [-π, π]. */
     const reach_real *min_angle;
     const reach_real *max_angle;
-    reach_vec2 base_direction; /* what bone 0's limits are measured from; non-zero when limited */
+    reach_vec2 base_direction; /**< what bone 0's limits are measured from; non-zero when limited */
 } reach_fabrik_2d_chain;
 
-/* Pulls the last joint to target. settings: NULL for the defaults; used are max_iterations,
+/** Pulls the last joint to target. settings: NULL for the defaults; used are max_iterations,
  * tolerance (0: 1e-4 × chain length) and fabrik_move_root (the root slides toward an
  * unreachable target until the end touches it). The output keeps every length and limit;
  * result (may be NULL) as for reach_fabrik_solve. Errors leave joints untouched: NaN or infinity
@@ -117,7 +118,7 @@ REACH_API reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain,
 
 /* ---- positions back to rotations on a tree ---------------------------------------------- */
 
-/* The tree form of reach_chain_apply_positions (skeleton.h). bones[0 .. count) are any bones,
+/** The tree form of reach_chain_apply_positions (skeleton.h). bones[0 .. count) are any bones,
  * ascending (parents before children); positions[k] is the new world position of bones[k]'s
  * joint. A listed bone whose parent is not listed stays where it is; every other listed bone's
  * joint must be where its listed parent puts it (the solver keeps lengths). Each listed bone

@@ -97,7 +97,9 @@ REACH_API reach_status reach_jacobian_solve(const reach_skeleton *skeleton, cons
                                             reach_solve_result *result);
 
 /** The shape of the Jacobian for these targets below root_bone (-1: the effectors' common root),
- * as described at the top of this header. Scratch as for reach_jacobian_solve. */
+ * as described at the top of this header. Scratch as for reach_jacobian_solve. Errors, with *rows
+ * and *columns untouched: those reach_jacobian_solve gives for the skeleton, targets, root_bone
+ * and scratch, and NULL rows or columns (REACH_ERROR_INVALID_ARGUMENT). */
 REACH_API reach_status reach_jacobian_dimensions(const reach_skeleton *skeleton, const reach_target *targets,
                                                  int target_count, int root_bone, int *rows, int *columns,
                                                  void *scratch, size_t scratch_size);
@@ -106,11 +108,14 @@ REACH_API reach_status reach_jacobian_dimensions(const reach_skeleton *skeleton,
  * as reach_jacobian_dimensions reports) gets ∂(effector position)/∂θ (rig units per radian or per
  * rig unit) and ∂(effector rotation vector)/∂θ (radians per radian, or 0 for prismatic joints).
  * column_bones (optional, one per column) receives the bone each column moves. Scratch as for
- * reach_jacobian_solve. */
+ * reach_jacobian_solve. Errors, with matrix and column_bones untouched: those of
+ * reach_jacobian_dimensions, a NULL pose or matrix (REACH_ERROR_INVALID_ARGUMENT), and NaN or
+ * infinity (REACH_ERROR_NOT_FINITE) or a zero rotation (REACH_ERROR_BAD_QUATERNION) in the pose. */
 REACH_API reach_status reach_jacobian_matrix(const reach_skeleton *skeleton, const reach_target *targets,
                                              int target_count, int root_bone, const reach_transform *pose,
                                              reach_real *matrix, int *column_bones, void *scratch, size_t scratch_size);
 
+/** "transpose", "pseudoinverse", "dls" or "sdls"; "unknown" for any other value. */
 REACH_API const char *reach_jacobian_method_name(reach_jacobian_method method);
 
 REACH_EXTERN_C_END

@@ -1,4 +1,5 @@
-/* reach — joint limits: what a joint allows, and the closest allowed rotation to any other.
+/** @file
+ * reach — joint limits: what a joint allows, and the closest allowed rotation to any other.
  *
  * A joint (see skeleton.h) limits a bone's local transform relative to its rest transform.
  * The rotation away from rest is the "delta", acting in the bone's rest frame:
@@ -26,44 +27,44 @@
 
 REACH_EXTERN_C_BEGIN
 
-/* q = swing · twist about the unit axis: twist turns about axis, swing about a perpendicular
+/** q = swing · twist about the unit axis: twist turns about axis, swing about a perpendicular
  * of it. When q is a half turn about a perpendicular axis the twist is undefined; it is then the
  * identity. Either output may be NULL. */
 REACH_API void reach_quat_swing_twist(reach_quat q, reach_vec3 axis, reach_quat *swing, reach_quat *twist);
 
-/* The angle in [lo, hi] nearest to `angle` going around the circle (2π-periodic). An angle that
+/** The angle in [lo, hi] nearest to `angle` going around the circle (2π-periodic). An angle that
  * is inside the range, or inside after adding or removing whole turns, comes back unchanged.
  * Requires lo <= hi. */
 REACH_API reach_real reach_angle_clamp(reach_real angle, reach_real lo, reach_real hi);
 
-/* Projects a delta rotation (rest⁻¹ · local) onto what the joint allows and writes it to *out.
+/** Projects a delta rotation (rest⁻¹ · local) onto what the joint allows and writes it to *out.
  * Returns nonzero when a range (hinge angle, cone angle, twist) clamped the rotation. */
 REACH_API int reach_joint_project_delta(const reach_joint *joint, reach_quat delta, reach_quat *out);
 
-/* The same on a local rotation: *out = rest · project(rest⁻¹ · local). Inputs need not be
+/** The same on a local rotation: *out = rest · project(rest⁻¹ · local). Inputs need not be
  * normalised (zero quaternions count as the identity); the output is a unit quaternion. */
 REACH_API int reach_joint_project_rotation(const reach_joint *joint, reach_quat rest_rotation,
                                            reach_quat local_rotation, reach_quat *out);
 
-/* Projects a whole local transform, rotation and translation. For a prismatic joint the offset
+/** Projects a whole local transform, rotation and translation. For a prismatic joint the offset
  * along the axis is clamped and the translation put back on the axis line; for a fixed joint the
  * translation becomes the rest translation; other joints keep their translation.
  * Returns nonzero when a range clamped. */
 REACH_API int reach_joint_project_local(const reach_joint *joint, const reach_transform *rest, reach_transform *local);
 
-/* How far a local transform lies outside what its joint allows: the largest of the angle
+/** How far a local transform lies outside what its joint allows: the largest of the angle
  * (radians) by which a rotation range is exceeded, the angle of any rotation the joint does not
  * have (a hinge's swing, a prismatic or fixed joint's rotation), and for prismatic and fixed
  * joints the distance (rig units) of the translation from what is allowed. 0 when allowed. */
 REACH_API reach_real reach_joint_limit_error(const reach_joint *joint, const reach_transform *rest,
                                              const reach_transform *local);
 
-/* The largest reach_joint_limit_error over the bones of a pose; *worst_bone (if not NULL)
+/** The largest reach_joint_limit_error over the bones of a pose; *worst_bone (if not NULL)
  * receives that bone, or -1 when every joint is satisfied exactly. */
 REACH_API reach_real reach_pose_limit_error(const reach_skeleton *skeleton, const reach_transform *local,
                                             int *worst_bone);
 
-/* The positional form, for solvers that move joint positions (FABRIK): the local rotation the
+/** The positional form, for solvers that move joint positions (FABRIK): the local rotation the
  * joint allows that points the bone as nearly as it can along a world direction.
  *   parent_rotation  world rotation of the bone's parent (the identity for a root bone)
  *   rest_rotation    the bone's rest rotation

@@ -88,7 +88,8 @@ REACH_API void reach_pose_get_values(const reach_skeleton *skeleton, const reach
 
 /** Sets the hinge and prismatic bones of a pose from values in bone order (other bones are left
  * as they are). Values outside a joint's limits are an error unless clamp is nonzero, in which
- * case they are clamped. Non-finite values are an error; the pose is untouched on error. */
+ * case they are clamped. Non-finite values are an error; the pose is untouched on error. count must
+ * be reach_skeleton_value_count(skeleton), else REACH_ERROR_INVALID_ARGUMENT. */
 REACH_API reach_status reach_pose_set_values(const reach_skeleton *skeleton, const reach_real *values, int count,
                                              int clamp, reach_transform *local);
 
@@ -108,7 +109,9 @@ REACH_API reach_status reach_chain_find(const reach_skeleton *skeleton, int root
  * result reproduces the directions exactly and the positions to rounding.
  * world must hold the current world transforms of the pose (from reach_forward_kinematics); both
  * local and world are updated for the chain's bones and their descendants stay consistent
- * once forward kinematics runs again. */
+ * once forward kinematics runs again. Errors, with local and world untouched: a bone out of range
+ * or not the child of the one before it (REACH_ERROR_BAD_CHAIN), NaN or infinity in positions
+ * (REACH_ERROR_NOT_FINITE), NULL pointers or count < 1 (REACH_ERROR_INVALID_ARGUMENT). */
 REACH_API reach_status reach_chain_apply_positions(const reach_skeleton *skeleton, const int *chain, int count,
                                                    const reach_vec3 *positions, reach_transform *local,
                                                    reach_transform *world);

@@ -16,7 +16,8 @@
  * is the distance that remains.
  *
  * All functions validate first and write their output only on success: NaN or infinity in any
- * input, a zero-length bone or a bad option returns an error and leaves *out as it was. */
+ * input, a zero-length bone or a bad option returns an error and leaves *out as it was. `options`
+ * may be NULL for the defaults (reach_two_bone_default_options). */
 #ifndef REACH_TWO_BONE_H
 #define REACH_TWO_BONE_H
 

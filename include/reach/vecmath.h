@@ -46,6 +46,9 @@ typedef struct reach_affine {
     reach_vec3 translation;
 } reach_affine;
 
+/** REACH_R(x): a literal in reach_real's precision, x as written for double and x with an f pasted
+ * on for float. The pasting means x must be a floating literal: REACH_R(2.0) and REACH_R(1e-4)
+ * work in both precisions, REACH_R(2) only in double (2f is no literal). */
 #ifdef REACH_DOUBLE
 #define REACH_R(x)  (x)
 #define reach_sqrt  sqrt

@@ -225,7 +225,8 @@ REACH_API reach_status reach_walk_path_sample(const reach_walk_path *path, reach
 /** Seconds for one lap of a closed path; 0 for the line, which never closes. */
 REACH_API reach_real reach_walk_path_period(const reach_walk_path *path);
 
-/** "circle", "line", "figure8"; and back (REACH_ERROR_INVALID_ARGUMENT for any other name). */
+/** "circle", "line", "figure8"; and back (REACH_ERROR_INVALID_ARGUMENT for any other name).
+ * A kind outside the enum is named "unknown". */
 REACH_API const char *reach_walk_path_name(reach_walk_path_kind kind);
 REACH_API reach_status reach_walk_path_parse(const char *name, reach_walk_path_kind *kind);
 
@@ -252,7 +253,8 @@ REACH_API reach_walk_terrain reach_walk_terrain_default(reach_walk_terrain_kind 
 REACH_API void reach_walk_terrain_ground(void *terrain, reach_real x, reach_real y, reach_real *height,
                                          reach_vec3 *normal);
 
-/** "flat", "waves", "steps"; and back. */
+/** "flat", "waves", "steps"; and back (REACH_ERROR_INVALID_ARGUMENT for any other name).
+ * A kind outside the enum is named "unknown". */
 REACH_API const char *reach_walk_terrain_name(reach_walk_terrain_kind kind);
 REACH_API reach_status reach_walk_terrain_parse(const char *name, reach_walk_terrain_kind *kind);
 
