@@ -293,7 +293,9 @@ static int step(reach__ik *ik, int i) {
     case REACH_JOINT_BALL:
     case REACH_JOINT_CONE: clamped = turn_free(ik, i, origin, &joint, parent_rot, &local, &turned); break;
     case REACH_JOINT_HINGE: clamped = turn_hinge(ik, i, origin, &joint, parent_rot, &local); break;
-    case REACH_JOINT_PRISMATIC: clamped = slide(ik, i, &joint, parent_rot, &shift); /* fall through */
+    case REACH_JOINT_PRISMATIC:
+        if (ik->slides_prismatic) clamped = slide(ik, i, &joint, parent_rot, &shift);
+        /* fall through */
     case REACH_JOINT_FIXED: local = sk->rest[i].rotation; break;
     }
     reach_quat world = reach__quat_unit(reach_quat_mul(parent_rot, local));

@@ -177,17 +177,20 @@ typedef struct reach__ik {
     int start_inside_limits; /* the starting pose's moving bones satisfy their joints */
     reach_real lever;        /* CCD: orientation points sit this far out along the axes */
     reach_real max_step;     /* CCD: largest turn of one joint in one step; 0 none */
+    int slides_prismatic;    /* CCD steps slide prismatic joints (not in FABRIK's polish) */
 } reach__ik;
 
 /* Bytes of scratch a FABRIK or CCD solve needs (0 for a NULL skeleton or a negative count). */
 size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count);
 
 /* The whole solve FABRIK and CCD share: check, lay out the scratch, start, run the loop (see
- * reach__ik_run) and write the pose. honour_move_root: settings.fabrik_move_root applies. */
+ * reach__ik_run) and write the pose. fabrik_rules: FABRIK's contract applies, whichever sweep
+ * runs: settings.fabrik_move_root is honoured and prismatic joints keep their offsets (CCD
+ * slides them, except as FABRIK's polish). */
 reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
-                             int (*polish)(reach__ik *ik), int honour_move_root);
+                             int (*polish)(reach__ik *ik), int fabrik_rules);
 
 /* Nonzero for a ball joint, or a cone that allows every swing and twist. */
 int reach__joint_turns_freely(const reach_joint *joint);

@@ -400,7 +400,7 @@ reach_real reach__ik_weighted_error(const reach__ik *ik) {
 reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
-                             int (*polish)(reach__ik *ik), int honour_move_root) {
+                             int (*polish)(reach__ik *ik), int fabrik_rules) {
     reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
     int root;
     reach_status st = check_inputs(skeleton, targets, target_count, &s, pose, &root);
@@ -414,7 +414,8 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     REACH_CHECK_ARG(scratch);
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
-    reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, honour_move_root && s.fabrik_move_root);
+    ik.slides_prismatic = !fabrik_rules;
+    reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, fabrik_rules && s.fabrik_move_root);
     /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
      * reaches stays bit for bit, frame after frame. */
     for (int k = 0; r.iterations > 0 && k < ik.active_count; ++k)

@@ -170,6 +170,57 @@ static void cones_along_their_axes_in_trees_stay_inside(void **state) {
     assert_true(worst_error <= RIG_LIMIT_TOL);
 }
 
+/* FABRIK keeps prismatic joints at their offsets, also once it stalls and finishes with CCD
+ * sweeps (whose own slide, under reach_ccd_solve, would move them): random chains of ball and
+ * prismatic joints, axes along the bones, across them and anywhere, targets in and out of
+ * reach. The same chains under CCD slide (a check that the chains would slide at all). */
+static void prismatic_joints_keep_their_offsets(void **state) {
+    (void)state;
+    enum { BONES = 5 };
+    test_rng rng = test_rng_make(0x5117);
+    int ccd_slid = 0, trials = test_scaled(600);
+    for (int trial = 0; trial < trials; ++trial) {
+        int parents[BONES];
+        reach_transform rest[BONES];
+        reach_joint joints[BONES];
+        for (int i = 0; i < BONES; ++i) {
+            parents[i] = i - 1;
+            reach_vec3 along = reach_vec3_scale(test_unit_vec3(&rng), test_uniform(&rng, REACH_R(0.5), 1));
+            rest[i] = reach_transform_make(test_unit_quat(&rng), i == 0 ? reach_vec3_zero() : along);
+            joints[i] = reach_joint_ball();
+        }
+        for (int i = 1; i < BONES; i += 2) {
+            /* Along the bone, across it, or anywhere; the axis is in the bone's rest frame. */
+            reach_vec3 bone = reach_vec3_normalize_safe(rest[i].translation, reach_vec3_make(0, 1, 0));
+            reach_vec3 across = reach_vec3_normalize_safe(reach_vec3_cross(bone, test_unit_vec3(&rng)), bone);
+            reach_vec3 world_axis = trial % 3 == 0 ? bone : trial % 3 == 1 ? across : test_unit_vec3(&rng);
+            reach_vec3 axis = reach_quat_rotate(reach_quat_conjugate(rest[i].rotation), world_axis);
+            joints[i] = reach_joint_prismatic(reach_vec3_normalize_safe(axis, world_axis), test_uniform(&rng, -1, 0),
+                                              test_uniform(&rng, 0, 1));
+        }
+        reach_skeleton skeleton = {BONES, parents, rest, joints};
+        assert_int_equal(reach_skeleton_validate(&skeleton, NULL), REACH_OK);
+        reach_target target = reach_target_position(BONES - 1, test_in_ball(&rng, 6));
+        reach_transform start[BONES], pose[BONES];
+        reach_pose_rest(&skeleton, start);
+        size_t size = reach_fabrik_scratch_size(&skeleton, 1);
+        void *scratch = test_malloc(size);
+        reach_solve_result result;
+        for (int b = 0; b < BONES; ++b)
+            pose[b] = start[b];
+        assert_int_equal(reach_fabrik_solve(&skeleton, &target, 1, NULL, pose, scratch, size, &result), REACH_OK);
+        for (int i = 1; i < BONES; i += 2)
+            assert_true(test_bytes_equal(&pose[i].translation, &start[i].translation, sizeof start[i].translation));
+        for (int b = 0; b < BONES; ++b)
+            pose[b] = start[b];
+        assert_int_equal(reach_ccd_solve(&skeleton, &target, 1, NULL, pose, scratch, size, &result), REACH_OK);
+        for (int i = 1; i < BONES; i += 2)
+            ccd_slid += !test_bytes_equal(&pose[i].translation, &start[i].translation, sizeof start[i].translation);
+        test_free(scratch);
+    }
+    assert_true(ccd_slid > trials / 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(limits_hold_on_random_chains),
@@ -178,6 +229,7 @@ int main(void) {
         cmocka_unit_test(orientation_through_end_hinge),
         cmocka_unit_test(cone_aimed_against_its_axis_stays_inside),
         cmocka_unit_test(cones_along_their_axes_in_trees_stay_inside),
+        cmocka_unit_test(prismatic_joints_keep_their_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
