@@ -56,15 +56,32 @@ static int pose_is_finite(const reach_transform *pose, int count) {
     return 1;
 }
 
+/* No targets: nothing to reach, so nothing moves, as in FABRIK and CCD; the skeleton and the
+ * pose are still checked, so that bad input is an error whatever the count. */
+static reach_status solve_nothing(const reach_skeleton *skeleton, const reach_solver_settings *settings,
+                                  const reach_transform *pose, reach_solve_result *result) {
+    reach_status st = reach_skeleton_validate(skeleton, NULL);
+    if (st != REACH_OK) return st;
+    if (settings->root_bone < -1 || settings->root_bone >= skeleton->bone_count) return REACH_ERROR_INVALID_ARGUMENT;
+    st = reach__jac_check_pose(skeleton, pose);
+    if (st != REACH_OK) return st;
+    if (result) {
+        reach_solve_result nothing = {0, 0, 0, 1, 0};
+        *result = nothing;
+    }
+    return REACH_OK;
+}
+
 reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                                   const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                   size_t scratch_size, reach_solve_result *result) {
-    REACH_CHECK_ARG(skeleton && targets && pose);
+    REACH_CHECK_ARG(skeleton && pose && target_count >= 0 && (target_count == 0 || targets));
     /* NULL means the defaults, as for FABRIK and CCD. */
     reach_solver_settings defaults = reach_solver_default_settings();
     if (!settings) settings = &defaults;
     reach_status st = check_jacobian_settings(settings);
     if (st != REACH_OK) return st;
+    if (target_count == 0) return solve_nothing(skeleton, settings, pose, result);
     jac_problem p;
     jac_workspace ws;
     st = reach__jac_setup(skeleton, targets, target_count, settings->root_bone, scratch, scratch_size, &p, &ws);

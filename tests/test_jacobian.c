@@ -375,6 +375,50 @@ static void test_null_settings_mean_defaults(void **state) {
     }
 }
 
+typedef reach_status (*solver_fn)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
+                                  reach_transform *, void *, size_t, reach_solve_result *);
+
+/* No targets, in all three iterative solvers alike: nothing to reach, REACH_OK, reached with 0
+ * iterations, the pose as it was (even one outside its limits: nothing moves), targets may be
+ * NULL; the input is still checked (a NaN in the pose, a root_bone out of range, a negative
+ * count are errors). */
+static void test_no_targets_move_nothing_in_every_solver(void **state) {
+    (void)state;
+    const solver_fn solvers[] = {reach_jacobian_solve, reach_fabrik_solve, reach_ccd_solve};
+    test_rng rng = test_rng_make(0x7a6);
+    test_rig r;
+    reach_transform start[RIG_MAX_BONES], world[RIG_MAX_BONES], pose[RIG_MAX_BONES];
+    random_tree_problem(&r, &rng, 8, start, world);
+    size_t pose_bytes = sizeof(reach_transform) * 8;
+    scratch_space scratch;
+    for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k) {
+        reach_solve_result result, untouched;
+        memset(&result, 0x5a, sizeof result);
+        memcpy(pose, start, pose_bytes);
+        assert_int_equal(solvers[k](&r.skeleton, NULL, 0, NULL, pose, &scratch, sizeof scratch, &result), REACH_OK);
+        assert_true(test_bytes_equal(pose, start, pose_bytes));
+        assert_int_equal(result.iterations, 0);
+        assert_true(result.reached);
+        assert_true(result.residual == 0 && result.angle_residual == 0);
+        assert_int_equal(solvers[k](&r.skeleton, NULL, 0, NULL, pose, &scratch, sizeof scratch, NULL), REACH_OK);
+
+        memset(&result, 0x5a, sizeof result);
+        untouched = result;
+        pose[3].translation.y = (reach_real)NAN;
+        assert_int_equal(solvers[k](&r.skeleton, NULL, 0, NULL, pose, &scratch, sizeof scratch, &result),
+                         REACH_ERROR_NOT_FINITE);
+        pose[3] = start[3];
+        reach_solver_settings settings = reach_solver_default_settings();
+        settings.root_bone = 8;
+        assert_int_equal(solvers[k](&r.skeleton, NULL, 0, &settings, pose, &scratch, sizeof scratch, &result),
+                         REACH_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(solvers[k](&r.skeleton, NULL, -1, NULL, pose, &scratch, sizeof scratch, &result),
+                         REACH_ERROR_INVALID_ARGUMENT);
+        assert_true(test_bytes_equal(&result, &untouched, sizeof result));
+        assert_true(test_bytes_equal(pose, start, pose_bytes));
+    }
+}
+
 /* ---- determinism ---------------------------------------------------------------------------- */
 
 static void test_same_inputs_same_bits(void **state) {
@@ -793,6 +837,7 @@ int main(void) {
         cmocka_unit_test(test_columns_follow_joint_types),
         cmocka_unit_test(test_validation_leaves_everything_untouched),
         cmocka_unit_test(test_null_settings_mean_defaults),
+        cmocka_unit_test(test_no_targets_move_nothing_in_every_solver),
         cmocka_unit_test(test_same_inputs_same_bits),
         cmocka_unit_test(test_straight_arm_singularities),
         cmocka_unit_test(test_wrist_singularity),

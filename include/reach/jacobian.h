@@ -90,7 +90,7 @@ REACH_API size_t reach_jacobian_scratch_size(const reach_skeleton *skeleton, int
  * REACH_ERROR_BAD_JOINT, REACH_ERROR_BAD_CHAIN (an effector not below the root bone, or
  * effectors in different hierarchies), REACH_ERROR_OUT_OF_RANGE (coordinates whose differences
  * overflow), REACH_ERROR_BUFFER_TOO_SMALL. On any error the pose and *result are untouched.
- * result may be NULL. */
+ * result may be NULL. No targets: REACH_OK and nothing moves (solver.h). */
 REACH_API reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_target *targets,
                                             int target_count, const reach_solver_settings *settings,
                                             reach_transform *pose, void *scratch, size_t scratch_size,
@@ -99,7 +99,8 @@ REACH_API reach_status reach_jacobian_solve(const reach_skeleton *skeleton, cons
 /** The shape of the Jacobian for these targets below root_bone (-1: the effectors' common root),
  * as described at the top of this header. Scratch as for reach_jacobian_solve. Errors, with *rows
  * and *columns untouched: those reach_jacobian_solve gives for the skeleton, targets, root_bone
- * and scratch, and NULL rows or columns (REACH_ERROR_INVALID_ARGUMENT). */
+ * and scratch, and NULL rows or columns or no targets, which make no Jacobian
+ * (REACH_ERROR_INVALID_ARGUMENT). */
 REACH_API reach_status reach_jacobian_dimensions(const reach_skeleton *skeleton, const reach_target *targets,
                                                  int target_count, int root_bone, int *rows, int *columns,
                                                  void *scratch, size_t scratch_size);
