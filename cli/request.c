@@ -1,5 +1,6 @@
 #include "request.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,14 +149,28 @@ void cli_request_free(cli_request *request) {
 }
 
 /* Checks each value against its joint's limits, naming the bone, before the library sets them. */
+/* x in as few digits as read back the same double, so that a value a rounding outside a limit
+ * does not print as the limit itself. */
+typedef struct exact_text {
+    char text[32];
+} exact_text;
+
+static exact_text exact(double x) {
+    exact_text t;
+    snprintf(t.text, sizeof t.text, "%.15g", x);
+    if (strtod(t.text, NULL) != x) snprintf(t.text, sizeof t.text, "%.17g", x);
+    return t;
+}
+
 static int check_joint_values(const cli_rig *rig, const reach_real *values, cli_error *err) {
     int n = 0;
     for (int bone = 0; bone < rig->bone_count; bone++) {
         const reach_joint *joint = &rig->joints[bone];
         if (!reach_joint_has_value(joint->type)) continue;
         if (values[n] < joint->min || values[n] > joint->max)
-            return cli_fail(err, "joints[%d]: %g is outside the limits [%g, %g] of bone '%s' (%s)", n, values[n],
-                            joint->min, joint->max, rig->names[bone], cli_joint_type_name(joint->type));
+            return cli_fail(err, "joints[%d]: %s is outside the limits [%s, %s] of bone '%s' (%s)", n,
+                            exact(values[n]).text, exact(joint->min).text, exact(joint->max).text, rig->names[bone],
+                            cli_joint_type_name(joint->type));
         n++;
     }
     return 1;

@@ -50,18 +50,32 @@ static int add_bones(cJSON *result, const cli_rig *rig, const reach_transform *p
     return 1;
 }
 
+/* How far outside its range a joint value read back from a pose may lie and still count as at
+ * the limit: the library holds limits to this (relative to the limit, at least 1), and reading
+ * a value back from a rotation or a translation rounds by far less. */
+#define LIMIT_ROUNDING 1e-9
+
+static reach_real onto_limit(reach_real value, reach_real limit) {
+    return fabs(value - limit) <= LIMIT_ROUNDING * fmax(1, fabs(limit)) ? limit : value;
+}
+
 /* reach_pose_get_values reports hinge angles in (-pi, pi]. A range that reaches past pi (a
  * rig may allow up to [-2pi, 2pi]) can hold the same rotation one turn on, and that is the value
- * to print: printed joints then lie in their ranges and read back as a starting pose. */
-static void hinge_values_in_range(const cli_rig *rig, reach_real *values) {
+ * to print. A value a rounding outside its range (a joint the solver stopped at its limit, read
+ * back from the pose) is printed as the limit. Printed joints then lie in their ranges and read
+ * back as a starting pose. */
+static void values_in_range(const cli_rig *rig, reach_real *values) {
     int n = 0;
     for (int bone = 0; bone < rig->bone_count; bone++) {
         const reach_joint *joint = &rig->joints[bone];
         if (!reach_joint_has_value(joint->type)) continue;
         reach_real *value = &values[n++];
-        if (joint->type != REACH_JOINT_HINGE) continue;
-        if (*value < joint->min && *value + 2 * REACH_PI <= joint->max) *value += 2 * REACH_PI;
-        if (*value > joint->max && *value - 2 * REACH_PI >= joint->min) *value -= 2 * REACH_PI;
+        if (joint->type == REACH_JOINT_HINGE) {
+            if (*value < joint->min && *value + 2 * REACH_PI <= joint->max) *value += 2 * REACH_PI;
+            if (*value > joint->max && *value - 2 * REACH_PI >= joint->min) *value -= 2 * REACH_PI;
+        }
+        if (*value < joint->min) *value = onto_limit(*value, joint->min);
+        if (*value > joint->max) *value = onto_limit(*value, joint->max);
     }
 }
 
@@ -73,7 +87,7 @@ int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform
     if (ok) {
         reach_forward_kinematics(&rig->skeleton, pose, world);
         reach_pose_get_values(&rig->skeleton, pose, values);
-        hinge_values_in_range(rig, values);
+        values_in_range(rig, values);
         ok = add_bones(result, rig, pose, world) && add_numbers(result, "joints", values, value_count);
     }
     free(world);

@@ -141,6 +141,72 @@ static void printed_joints_warm_start_the_next_solve(void **state) {
     }
 }
 
+/* Joints a solver stopped at a limit print as that limit, not a rounding outside it (which the
+ * input check would refuse): the printed joints of solves that press against the limits go
+ * back in as `fk`'s joints, and `fk` prints the values it was given. */
+static void joints_at_limits_read_back(void **state) {
+    (void)state;
+    int at_limit = 0;
+    for (int s = 0; s < SOLVER_COUNT; s++) {
+        for (int k = 0; k < 24; k++) {
+            /* Around the arm, many of them past what its base and shoulder allow. */
+            double turn = 2 * REACH_PI * k / 24;
+            reach_vec3 target = reach_vec3_make(0.7 * cos(turn), 0.7 * sin(turn), 0.2 + 0.5 * (k % 3));
+            cli_run run = solve_arm(solvers[s], target, "");
+            char *joints = cJSON_PrintUnformatted(json_at(run.json, "joints"));
+            char request[2048];
+            snprintf(request, sizeof request, "{'rig':" ARM ",'joints':%s}", joints);
+            cli_run fk = run_cli(request, "fk", "-", NULL);
+            if (fk.status != 0) fail_msg("%s: printed joints %s do not read back: %s", solvers[s], joints, fk.out);
+            for (int j = 0; j < 3; j++) {
+                char path[32];
+                snprintf(path, sizeof path, "joints[%d]", j);
+                double value = json_number(run.json, path);
+                int limit = value == hinges[j].min || value == hinges[j].max;
+                at_limit += limit;
+                /* Elsewhere a value read back from the rotation fk builds may differ by a rounding. */
+                double back = json_number(fk.json, path);
+                assert_true(limit ? back == value : fabs(back - value) < 1e-12);
+            }
+            cJSON_free(joints);
+            cli_run_free(&fk);
+            cli_run_free(&run);
+        }
+    }
+    assert_true(at_limit >= 10);
+    /* One hinge whose limits are not halves, so that a rotation at a limit reads back a
+     * rounding off it: pressed against either limit by targets all round it. */
+#define ONE_HINGE                                                                                                      \
+    "{'bones':[{'name':'a','joint':{'type':'hinge','axis':[0,0,1],'min':0.4,'max':2.3}},"                              \
+    "{'name':'b','parent':'a','position':[1,0,0]}]}"
+    at_limit = 0;
+    for (int s = 0; s < SOLVER_COUNT; s++) {
+        for (int k = 0; k < 12; k++) {
+            double turn = 2 * REACH_PI * k / 12;
+            char request[1024];
+            snprintf(request, sizeof request,
+                     "{'rig':" ONE_HINGE ",'solver':{'type':'%s'},'targets':[{'bone':'b','position':[%.17g,%.17g,0]}]}",
+                     solvers[s], cos(turn), sin(turn));
+            cli_run run = solve_ok(request);
+            double value = json_number(run.json, "joints[0]");
+            assert_true(value >= 0.4 && value <= 2.3);
+            at_limit += value == 0.4 || value == 2.3;
+            snprintf(request, sizeof request, "{'rig':" ONE_HINGE ",'joints':[%.17g]}", value);
+            cli_run fk = run_cli(request, "fk", "-", NULL);
+            assert_int_equal(fk.status, 0);
+            cli_run_free(&fk);
+            cli_run_free(&run);
+        }
+    }
+    assert_true(at_limit >= 12);
+    /* A limit given as the joint value comes back as itself. */
+    cli_run fk = run_cli("{'rig':" ONE_HINGE ",'joints':[0.4]}", "fk", "-", NULL);
+    assert_int_equal(fk.status, 0);
+    assert_true(json_number(fk.json, "joints[0]") == 0.4);
+    cli_run_free(&fk);
+#undef ONE_HINGE
+}
+
 /* A starting pose on the target: no iterations, nothing moves. */
 static void start_on_target_keeps_the_pose(void **state) {
     (void)state;
@@ -164,6 +230,7 @@ int main(void) {
         cmocka_unit_test(forbidden_target_is_reported),
         cmocka_unit_test(printed_joints_warm_start_the_next_solve),
         cmocka_unit_test(start_on_target_keeps_the_pose),
+        cmocka_unit_test(joints_at_limits_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
