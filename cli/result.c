@@ -1,7 +1,9 @@
 #include "result.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static cJSON *number_array(const reach_real *values, int count) {
     cJSON *array = cJSON_CreateArray();
@@ -106,9 +108,13 @@ int cli_result_print(FILE *out, const cJSON *result, cli_error *err) {
     if (!all_finite(result)) return cli_fail(err, "the result is not finite (the input is too large to compute with)");
     char *text = cJSON_PrintUnformatted(result);
     if (!text) return cli_fail(err, "out of memory writing the result");
-    fprintf(out, "%s\n", text);
-    fflush(out);
+    /* A result that did not reach the output (a full disk, a closed pipe) is a failure: the exit
+     * status must not say it was written. */
+    errno = 0;
+    int written = fprintf(out, "%s\n", text) >= 0;
+    written = fflush(out) == 0 && written && !ferror(out);
     cJSON_free(text);
+    if (!written) return cli_fail(err, "cannot write the result: %s", errno ? strerror(errno) : "write error");
     return 1;
 }
 

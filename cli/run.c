@@ -23,7 +23,7 @@ static void print_help(FILE *out) {
     char solvers[256];
     cli_solver_names(solvers, sizeof solvers);
     fprintf(out,
-            "usage: reach solve FILE|-\n"
+            "usage: reach solve FILE|- [--rig RIGFILE]\n"
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
@@ -44,7 +44,7 @@ static void print_help(FILE *out) {
             "    --terrain T    flat, waves or steps (default flat)\n"
             "\n"
             "Solver types: %s.\n"
-            "Exit status: 0 success, 1 a request failed, 2 bad usage.\n"
+            "Exit status: 0 success, 1 a request failed or a result could not be written, 2 bad usage.\n"
             "Request and result formats: docs/cli.md.\n",
             REACH_WALKER_MAX_LEGS, solvers);
 }
@@ -78,6 +78,7 @@ static int parse_args(int argc, char **argv, cli_args *args, FILE *out, FILE *er
             args->jsonl = 1;
         } else if (solve && strcmp(arg, "--rig") == 0) {
             if (i + 1 >= argc) return usage_error(out, err, "--rig needs a file name");
+            if (args->rig_file) return usage_error(out, err, "--rig given twice: give one rig file");
             args->rig_file = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return usage_error(out, err, "unknown option '%s' for '%s'", arg, args->command);
