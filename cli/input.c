@@ -22,6 +22,7 @@ int cli_read_file(const char *path, FILE *in, char **text, size_t *length, cli_e
     if (!stream) return 0;
     size_t capacity = 4096, used = 0;
     char *buffer = malloc(capacity);
+    errno = 0;
     while (buffer) {
         used += fread(buffer + used, 1, capacity - used - 1, stream);
         if (used < capacity - 1) break;
@@ -30,12 +31,13 @@ int cli_read_file(const char *path, FILE *in, char **text, size_t *length, cli_e
         buffer = grown;
         capacity *= 2;
     }
-    int failed = ferror(stream);
+    int failed = ferror(stream), reason = errno;
     if (opened) fclose(stream);
     if (!buffer) return cli_fail(err, "out of memory reading '%s'", path);
     if (failed) {
         free(buffer);
-        return cli_fail(err, "cannot read '%s': read error", path);
+        /* The system's reason ("Is a directory") where it gave one. */
+        return cli_fail(err, "cannot read '%s': %s", path, reason ? strerror(reason) : "read error");
     }
     buffer[used] = '\0';
     *text = buffer;

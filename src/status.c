@@ -8,7 +8,7 @@ const char *reach_status_string(reach_status status) {
     case REACH_ERROR_NOT_FINITE: return "input is NaN or infinite";
     case REACH_ERROR_OUT_OF_RANGE: return "input is too large to compute with";
     case REACH_ERROR_ZERO_LENGTH: return "bone has zero length";
-    case REACH_ERROR_BAD_QUATERNION: return "quaternion has zero length";
+    case REACH_ERROR_BAD_QUATERNION: return "quaternion has zero length, or a rest rotation is not of unit length";
     case REACH_ERROR_BAD_PARENT: return "parent index is out of range or does not precede its child";
     case REACH_ERROR_BAD_JOINT: return "joint axis or limits are invalid";
     case REACH_ERROR_BAD_CHAIN: return "bones do not form a chain of the required shape";

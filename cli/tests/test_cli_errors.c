@@ -28,6 +28,12 @@ static void unreadable_file(void **state) {
     cli_run run = run_cli(NULL, "solve", "no/such/request.json", NULL);
     assert_cli_error(&run, 1, "cannot read 'no/such/request.json': No such file or directory");
     cli_run_free(&run);
+    /* A directory opens but does not read: the system's reason, not a bare "read error". */
+    cli_run directory = run_cli(NULL, "solve", examples_dir(), NULL);
+    char message[1024];
+    snprintf(message, sizeof message, "cannot read '%s': Is a directory", examples_dir());
+    assert_cli_error(&directory, 1, message);
+    cli_run_free(&directory);
 }
 
 static void invalid_json(void **state) {

@@ -24,7 +24,8 @@ typedef enum reach_status {
     REACH_ERROR_OUT_OF_RANGE,
     /** A bone that needs a length has none (relative to its chain, see REACH_ZERO_LENGTH_RATIO). */
     REACH_ERROR_ZERO_LENGTH,
-    /** A rotation quaternion had zero length. */
+    /** A rotation quaternion had zero length, or a skeleton's rest rotation was not of unit
+     * length (reach_skeleton_validate); poses and targets may hold any non-zero quaternion. */
     REACH_ERROR_BAD_QUATERNION,
     /** A parent index was out of range or did not come before its child. */
     REACH_ERROR_BAD_PARENT,
