@@ -13,10 +13,11 @@
 #define REACH_VERSION_PATCH  0
 #define REACH_VERSION_STRING "0.1.0"
 
+/* In either precision: REACH_REAL_EPSILON is the machine epsilon of reach_real, and
+ * REACH_ZERO_LENGTH_RATIO the size, relative to its chain, below which a length counts as zero. */
 #ifdef REACH_DOUBLE
 typedef double reach_real;
 #define REACH_PRECISION_NAME "double"
-/** Machine epsilon of reach_real, and the relative size below which a length counts as zero. */
 #define REACH_REAL_EPSILON      2.220446049250313e-16
 #define REACH_ZERO_LENGTH_RATIO 1e-12
 #else
