@@ -77,6 +77,67 @@ void cli_line_reader_free(cli_line_reader *reader) {
     reader->length = reader->capacity = 0;
 }
 
+/* 1-based line and column of text[offset]. */
+static void locate(const char *text, size_t offset, int *line, int *column) {
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *column = 1;
+        } else {
+            ++*column;
+        }
+    }
+}
+
+/* The length of the UTF-8 sequence at s (at most `left` bytes), 0 when it is not valid UTF-8:
+ * no overlong forms, no surrogates, nothing past U+10FFFF. */
+static size_t utf8_length(const unsigned char *s, size_t left) {
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (n == 0 || s[0] > 0xf4 || n > left) return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) return 0; /* overlong */
+    if (n == 3 && s[0] == 0xed && s[1] >= 0xa0) return 0; /* a surrogate */
+    if (n == 4 && s[0] == 0xf0 && s[1] < 0x90) return 0; /* overlong */
+    if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90) return 0; /* past U+10FFFF */
+    return n;
+}
+
+/* What cJSON lets through inside strings but JSON, or the output, cannot carry: raw control
+ * characters, bytes that are not UTF-8 (a name echoed back would make the output invalid), and
+ * \u0000 (C strings end there, so two names could silently become one). */
+static int check_strings(const char *text, size_t length, cli_error *err) {
+    const unsigned char *bytes = (const unsigned char *)text;
+    int in_string = 0;
+    for (size_t i = 0; i < length;) {
+        const char *problem = NULL;
+        size_t step = 1;
+        if (!in_string) {
+            in_string = bytes[i] == '"';
+        } else if (bytes[i] == '"') {
+            in_string = 0;
+        } else if (bytes[i] < 0x20) {
+            problem = "a control character inside a string (write it escaped)";
+        } else if (bytes[i] == '\\') {
+            if (i + 5 < length && strncmp(text + i + 1, "u0000", 5) == 0)
+                problem = "\\u0000 inside a string (strings cannot hold NUL)";
+            step = 2;
+        } else if (!(step = utf8_length(bytes + i, length - i))) {
+            problem = "a string that is not valid UTF-8";
+        }
+        if (problem) {
+            int line, column;
+            locate(text, i, &line, &column);
+            return cli_fail(err, "invalid JSON at line %d, column %d: %s", line, column, problem);
+        }
+        i += step;
+    }
+    return 1;
+}
+
 cJSON *cli_parse_json(const char *text, size_t length, cli_error *err) {
     if (memchr(text, '\0', length)) {
         cli_fail(err, "invalid JSON: the input contains a NUL byte");
@@ -89,6 +150,7 @@ cJSON *cli_parse_json(const char *text, size_t length, cli_error *err) {
         cli_fail(err, "invalid JSON: the input is empty");
         return NULL;
     }
+    if (!check_strings(text, length, err)) return NULL;
     const char *end = NULL;
     cJSON *json = cJSON_ParseWithLengthOpts(text, length, &end, 0);
     size_t stop = end ? (size_t)(end - text) : 0;
@@ -103,15 +165,8 @@ cJSON *cli_parse_json(const char *text, size_t length, cli_error *err) {
         cli_fail(err, "invalid JSON: unexpected end of input");
         return NULL;
     }
-    int line = 1, column = 1;
-    for (size_t i = 0; i < stop; i++) {
-        if (text[i] == '\n') {
-            line++;
-            column = 1;
-        } else {
-            column++;
-        }
-    }
+    int line, column;
+    locate(text, stop, &line, &column);
     cli_fail(err, "invalid JSON at line %d, column %d", line, column);
     return NULL;
 }

@@ -43,6 +43,26 @@ static void invalid_json(void **state) {
     expect_solve_error("{} {}", "invalid JSON at line 1, column 4");
     expect_solve_error("  \n ", "invalid JSON: the input is empty");
     expect_solve_error("[1, 2, 3]", "request: expected an object, got an array");
+    /* What the parser would let through but JSON, or the echoed output, cannot carry. */
+    expect_solve_error("{'x':'a\tb'}", "invalid JSON at line 1, column 8: a control character inside a string (write it "
+                                        "escaped)");
+    expect_solve_error("{'x':'a\xff'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
+    expect_solve_error("{'x':'a\xc0\xaf'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
+    expect_solve_error("{'x':'a\xed\xa0\x80'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
+    expect_solve_error("{'x':'a\\u0000b'}",
+                       "invalid JSON at line 1, column 8: \\u0000 inside a string (strings cannot hold NUL)");
+}
+
+/* Names in UTF-8 (and escaped \" and \\ in strings) read and print back as they were given. */
+static void utf8_names_read_and_print_back(void **state) {
+    (void)state;
+    cli_run run = solve_ok("{'rig':{'bones':[{'name':'hanche'},{'name':'genou \xc3\xa9\xe2\x82\xac\xf0\x9f\xa6\xb5',"
+                           "'parent':'hanche','position':[0,-0.45,0]},{'name':'che\\\\ville \\'x\\'','parent':"
+                           "'genou \xc3\xa9\xe2\x82\xac\xf0\x9f\xa6\xb5','position':[0,-0.42,0]}]},'solver':{'type':"
+                           "'two_bone'},'targets':[{'bone':'che\\\\ville \\'x\\'','position':[0.1,-0.3,0.2]}]}");
+    assert_string_equal(json_at(run.json, "bones[1].name")->valuestring, "genou \xc3\xa9\xe2\x82\xac\xf0\x9f\xa6\xb5");
+    assert_string_equal(json_at(run.json, "bones[2].name")->valuestring, "che\\ville \"x\"");
+    cli_run_free(&run);
 }
 
 static void unknown_parent(void **state) {
@@ -260,6 +280,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unreadable_file),
         cmocka_unit_test(invalid_json),
+        cmocka_unit_test(utf8_names_read_and_print_back),
         cmocka_unit_test(unknown_parent),
         cmocka_unit_test(cycle_and_order),
         cmocka_unit_test(duplicate_names),
