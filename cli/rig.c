@@ -1,5 +1,6 @@
 #include "rig.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,13 +28,36 @@ void cli_rig_free(cli_rig *rig) {
     free(rig->parents);
     free(rig->rest);
     free(rig->joints);
+    free(rig->name_slots);
     memset(rig, 0, sizeof *rig);
 }
 
+/* FNV-1a. */
+static size_t name_hash(const char *name) {
+    uint64_t hash = 1469598103934665603u;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        hash = (hash ^ *c) * 1099511628211u;
+    return (size_t)hash;
+}
+
+/* The slot holding name, or the empty slot where it would go. */
+static size_t name_slot(const cli_rig *rig, const char *name) {
+    size_t slot = name_hash(name) & rig->slot_mask;
+    while (rig->name_slots[slot] >= 0 && strcmp(rig->names[rig->name_slots[slot]], name) != 0)
+        slot = (slot + 1) & rig->slot_mask;
+    return slot;
+}
+
 int cli_rig_find_bone(const cli_rig *rig, const char *name) {
-    for (int i = 0; i < rig->bone_count; i++)
-        if (rig->names[i] && strcmp(rig->names[i], name) == 0) return i;
-    return -1;
+    if (!rig->name_slots) return -1;
+    return rig->name_slots[name_slot(rig, name)];
+}
+
+int cli_rig_name_bone(cli_rig *rig, int bone, const char *name, cli_error *err) {
+    rig->names[bone] = cli_strdup(name);
+    if (!rig->names[bone]) return cli_fail(err, "out of memory reading bone names");
+    rig->name_slots[name_slot(rig, name)] = bone;
+    return 1;
 }
 
 int cli_rig_allocate(cli_rig *rig, int bone_count, cli_error *err) {
@@ -43,10 +67,17 @@ int cli_rig_allocate(cli_rig *rig, int bone_count, cli_error *err) {
     rig->parents = malloc(n * sizeof *rig->parents);
     rig->rest = malloc(n * sizeof *rig->rest);
     rig->joints = malloc(n * sizeof *rig->joints);
-    if (!rig->names || !rig->parents || !rig->rest || !rig->joints) {
+    size_t slots = 16;
+    while (slots < 2 * n)
+        slots *= 2;
+    rig->slot_mask = slots - 1;
+    rig->name_slots = malloc(slots * sizeof *rig->name_slots);
+    if (!rig->names || !rig->parents || !rig->rest || !rig->joints || !rig->name_slots) {
         cli_rig_free(rig);
         return cli_fail(err, "out of memory reading a rig of %d bones", bone_count);
     }
+    for (size_t slot = 0; slot < slots; slot++)
+        rig->name_slots[slot] = -1;
     for (int i = 0; i < bone_count; i++) {
         rig->parents[i] = -1;
         rig->rest[i] = reach_transform_identity();

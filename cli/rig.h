@@ -16,6 +16,10 @@ typedef struct cli_rig {
     reach_transform *rest;
     reach_joint *joints;
     reach_skeleton skeleton; /* views the arrays above */
+    /* Names to bones: open addressing, slot_mask + 1 slots (a power of two, at least twice the
+     * bones), each a bone index or -1, so that finding a name costs the same in any rig size. */
+    int *name_slots;
+    size_t slot_mask;
 } cli_rig;
 
 /* Reads a rig object; on failure *rig is left empty (nothing to free). */
@@ -24,6 +28,10 @@ void cli_rig_free(cli_rig *rig);
 
 /* The index of the bone with this name, -1 when there is none. */
 int cli_rig_find_bone(const cli_rig *rig, const char *name);
+
+/* For rig readers: names bone (a copy of name, which no other bone has). Returns 0 when out of
+ * memory. */
+int cli_rig_name_bone(cli_rig *rig, int bone, const char *name, cli_error *err);
 
 /* For rig readers: arrays for bone_count bones (names NULL, parents -1, rest identity, ball
  * joints) and the skeleton view. Returns 0 when out of memory. */

@@ -22,8 +22,7 @@ static int read_names(const cJSON *bones, cli_rig *rig, cli_error *err) {
         int earlier = cli_rig_find_bone(rig, name);
         if (earlier >= 0)
             return cli_fail(err, "%s.name: duplicate bone name '%s' (also bones[%d])", path, name, earlier);
-        rig->names[i] = cli_strdup(name);
-        if (!rig->names[i]) return cli_fail(err, "out of memory reading bone names");
+        if (!cli_rig_name_bone(rig, i, name, err)) return 0;
     }
     return 1;
 }

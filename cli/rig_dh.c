@@ -90,8 +90,7 @@ static int name_bones(const reach_dh_table *table, cli_rig *rig, cli_error *err)
             name_path(earlier_path, sizeof earlier_path, earlier, table->row_count);
             return cli_fail(err, "%s: duplicate bone name '%s' (also %s)", path, name, earlier_path);
         }
-        rig->names[bone] = cli_strdup(name);
-        if (!rig->names[bone]) return cli_fail(err, "out of memory reading bone names");
+        if (!cli_rig_name_bone(rig, bone, name, err)) return 0;
     }
     return 1;
 }

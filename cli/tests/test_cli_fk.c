@@ -131,6 +131,35 @@ static void fk_errors(void **state) {
     cli_run_free(&type);
 }
 
+/* A chain of 3000 bones, each naming the one before as its parent: every name is found (the
+ * tip ends up 3000 steps up), and a name given twice, at the far end, is caught. */
+static void long_rigs_find_every_name(void **state) {
+    (void)state;
+    enum { BONES = 3000 };
+    size_t size = 64 * BONES + 256, used = 0;
+    char *request = malloc(size);
+    assert_non_null(request);
+    used += (size_t)snprintf(request + used, size - used, "{'rig':{'bones':[{'name':'bone 0'}");
+    for (int i = 1; i < BONES; i++)
+        used += (size_t)snprintf(request + used, size - used,
+                                 ",{'name':'bone %d','parent':'bone %d','position':[0,0.5,0]}", i, i - 1);
+    snprintf(request + used, size - used, "]}}");
+    cli_run run = run_cli(request, "fk", "-", NULL);
+    assert_int_equal(run.status, 0);
+    char path[64];
+    snprintf(path, sizeof path, "bones[%d].world_position", BONES - 1);
+    assert_vec3_near(json_vec3(run.json, path), reach_vec3_make(0, 0.5 * (BONES - 1), 0), 1e-9);
+    cli_run_free(&run);
+    /* The last bone renamed to an early one's name. */
+    char *last = strstr(request, "'bone 2999',");
+    assert_non_null(last);
+    memcpy(last, "'bone 7'   ,", strlen("'bone 7'   ,"));
+    run = run_cli(request, "fk", "-", NULL);
+    assert_cli_error(&run, 1, "bones[2999].name: duplicate bone name 'bone 7' (also bones[7])");
+    cli_run_free(&run);
+    free(request);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rest_pose_accumulates_positions),
@@ -138,6 +167,7 @@ int main(void) {
         cmocka_unit_test(solve_then_fk_round_trip),
         cmocka_unit_test(joint_values_round_trip),
         cmocka_unit_test(fk_errors),
+        cmocka_unit_test(long_rigs_find_every_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
