@@ -10,7 +10,7 @@ static int is_blank(const char *text) { return text[strspn(text, " \t\r")] == '\
 static int solve_line(const cli_line_reader *reader, int line, const cli_rig *shared_rig, FILE *out,
                       FILE *diagnostics) {
     cli_error err = {""};
-    cJSON *json = cli_parse_json(reader->text, reader->length, &err);
+    cJSON *json = cli_parse_json(reader->text, reader->length, line, &err);
     cJSON *result = json ? cli_solve_request(json, shared_rig, &err) : NULL;
     int ok = result && cli_result_print(out, result, &err);
     if (!ok) cli_print_error(out, diagnostics, line, err.message);

@@ -77,9 +77,9 @@ void cli_line_reader_free(cli_line_reader *reader) {
     reader->length = reader->capacity = 0;
 }
 
-/* 1-based line and column of text[offset]. */
-static void locate(const char *text, size_t offset, int *line, int *column) {
-    *line = 1;
+/* The line (counting text's first as first_line) and 1-based column of text[offset]. */
+static void locate(const char *text, size_t offset, int first_line, int *line, int *column) {
+    *line = first_line;
     *column = 1;
     for (size_t i = 0; i < offset; i++) {
         if (text[i] == '\n') {
@@ -109,7 +109,7 @@ static size_t utf8_length(const unsigned char *s, size_t left) {
 /* What cJSON lets through inside strings but JSON, or the output, cannot carry: raw control
  * characters, bytes that are not UTF-8 (a name echoed back would make the output invalid), and
  * \u0000 (C strings end there, so two names could silently become one). */
-static int check_strings(const char *text, size_t length, cli_error *err) {
+static int check_strings(const char *text, size_t length, int first_line, cli_error *err) {
     const unsigned char *bytes = (const unsigned char *)text;
     int in_string = 0;
     for (size_t i = 0; i < length;) {
@@ -130,7 +130,7 @@ static int check_strings(const char *text, size_t length, cli_error *err) {
         }
         if (problem) {
             int line, column;
-            locate(text, i, &line, &column);
+            locate(text, i, first_line, &line, &column);
             return cli_fail(err, "invalid JSON at line %d, column %d: %s", line, column, problem);
         }
         i += step;
@@ -138,7 +138,7 @@ static int check_strings(const char *text, size_t length, cli_error *err) {
     return 1;
 }
 
-cJSON *cli_parse_json(const char *text, size_t length, cli_error *err) {
+cJSON *cli_parse_json(const char *text, size_t length, int first_line, cli_error *err) {
     if (memchr(text, '\0', length)) {
         cli_fail(err, "invalid JSON: the input contains a NUL byte");
         return NULL;
@@ -150,7 +150,7 @@ cJSON *cli_parse_json(const char *text, size_t length, cli_error *err) {
         cli_fail(err, "invalid JSON: the input is empty");
         return NULL;
     }
-    if (!check_strings(text, length, err)) return NULL;
+    if (!check_strings(text, length, first_line, err)) return NULL;
     const char *end = NULL;
     cJSON *json = cJSON_ParseWithLengthOpts(text, length, &end, 0);
     size_t stop = end ? (size_t)(end - text) : 0;
@@ -166,7 +166,7 @@ cJSON *cli_parse_json(const char *text, size_t length, cli_error *err) {
         return NULL;
     }
     int line, column;
-    locate(text, stop, &line, &column);
+    locate(text, stop, first_line, &line, &column);
     cli_fail(err, "invalid JSON at line %d, column %d", line, column);
     return NULL;
 }

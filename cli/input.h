@@ -22,8 +22,9 @@ typedef struct cli_line_reader {
 int cli_read_line(cli_line_reader *reader, cli_error *err);
 void cli_line_reader_free(cli_line_reader *reader);
 
-/* Parses one JSON value filling all of text; the error says where parsing stopped. */
-cJSON *cli_parse_json(const char *text, size_t length, cli_error *err);
+/* Parses one JSON value filling all of text; the error says where parsing stopped, counting
+ * text's first line as first_line (a --jsonl line's number in its file, 1 for a whole file). */
+cJSON *cli_parse_json(const char *text, size_t length, int first_line, cli_error *err);
 
 /* Opens path for reading ("-": in). *opened says whether the caller must fclose it. */
 FILE *cli_open_input(const char *path, FILE *in, int *opened, cli_error *err);

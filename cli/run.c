@@ -98,7 +98,7 @@ static cJSON *load_json(const char *path, FILE *in, cli_error *err) {
     char *text = NULL;
     size_t length = 0;
     if (!cli_read_file(path, in, &text, &length, err)) return NULL;
-    cJSON *json = cli_parse_json(text, length, err);
+    cJSON *json = cli_parse_json(text, length, 1, err);
     free(text);
     return json;
 }

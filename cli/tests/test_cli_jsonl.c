@@ -145,9 +145,28 @@ static void bad_rig_file(void **state) {
     cli_run_free(&bad);
 }
 
+/* A parse error on a line is placed by that line's number, as the error object's "line" is. */
+static void parse_errors_name_their_line(void **state) {
+    (void)state;
+    cli_run run = run_cli("{'rig':" RIG "," SOLVE_TO(0.1, 0.3, 0.2) "}\n\n{'x': }\n{'x':'a\tb'}\n", "solve", "--jsonl",
+                          "-", NULL);
+    assert_int_equal(run.status, 1);
+    cJSON *lines[4];
+    assert_int_equal(output_lines(run.out, lines, 4), 3);
+    assert_int_equal((int)json_number(lines[1], "line"), 3);
+    assert_string_equal(json_at(lines[1], "message")->valuestring, "invalid JSON at line 3, column 7");
+    assert_int_equal((int)json_number(lines[2], "line"), 4);
+    assert_string_equal(json_at(lines[2], "message")->valuestring,
+                        "invalid JSON at line 4, column 8: a control character inside a string (write it escaped)");
+    for (int i = 0; i < 3; i++)
+        cJSON_Delete(lines[i]);
+    cli_run_free(&run);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_and_bad_lines),
+        cmocka_unit_test(parse_errors_name_their_line),
         cmocka_unit_test(all_good_lines_exit_zero),
         cmocka_unit_test(empty_input_prints_nothing),
         cmocka_unit_test(shared_rig),
