@@ -19,6 +19,7 @@ export class ChainScene {
     this.app = app;
     this.solver = null;
     this.lengths = [];
+    this.chains = {}; // the chain last used by each kind of bones (solver.bones), kept across switches
     this.soft = { enabled: false, distance: 0.2 };
     this.limit = Math.PI; // the largest bend between neighbouring bones, rad
     this.maxIterations = 64;
@@ -38,9 +39,10 @@ export class ChainScene {
     // A 2-D solver works in the z = 0 plane: bring the handles back into it.
     if (flat) for (const point of [app.target, app.pole]) point[2] = 0;
     app.view.setAngles(flat ? 0 : VIEW_3D.yaw, flat ? 0 : VIEW_3D.pitch);
-    // The chain carries over between solvers that take the same bones (2-D and 3-D siblings).
-    const sameBones = this.solver && JSON.stringify(this.solver.bones) === JSON.stringify(solver.bones);
-    if (!sameBones) this.lengths = solver.defaultLengths.slice();
+    // The chain carries over between solvers that take the same bones (the two-bone pair, or the
+    // longer chains of FABRIK, CCD and the Jacobian methods), and each comes back as it was left.
+    if (this.solver) this.chains[JSON.stringify(this.solver.bones)] = this.lengths;
+    this.lengths = this.chains[JSON.stringify(solver.bones)] ?? solver.defaultLengths.slice();
     this.solver = solver;
     // A fresh chain, so a 3-D pose never reaches a 2-D solver.
     app.reach.resetChain(this.lengths);

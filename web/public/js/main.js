@@ -150,6 +150,7 @@ async function start() {
     is3d: () => app.solver.dims === 3,
     follows: () => app.scene.follows === true,
     pick: (at) => (app.scene.pick ? app.scene.pick(at) : app.view.unproject(at[0], at[1], 0)),
+    goal: () => app.target,
   });
   new ResizeObserver(resize).observe(canvas);
   Object.defineProperty(window, 'reachState', { get: snapshot });

@@ -109,6 +109,10 @@ export class Panel {
     $('crowd-section').hidden = kind !== 'crowd';
     const hint = chain ? `${solver.usesPole ? 'pole' : 'chain'}${solver.dims}` : `${kind}${solver.dims}`;
     $('hint').textContent = HINTS[hint];
+    const keys = ['the arrow keys move the target (Shift: further)'];
+    if (solver.usesPole) keys.push('P switches them to the pole and back');
+    if (solver.dims === 3) keys.push('W, A, S and D turn the view');
+    $('scene').setAttribute('aria-label', `${solver.name}. ${HINTS[hint]}. Keyboard: ${keys.join('; ')}.`);
   }
 
   // settings: { lengths, bones: { min, max }, soft, limit (rad), maxIterations }
@@ -179,14 +183,17 @@ export class Panel {
         `<input type="number" id="${name}" class="length">`;
       container.append(row);
       const [slider, box] = row.querySelectorAll('input');
-      for (const input of [slider, box]) Object.assign(input, LENGTH_RANGE, { value: length.toFixed(2) });
+      // The length in use, not rounded to the slider's step (6 digits: the float the library
+      // keeps has about 7).
+      const shown = (value) => String(Number(value.toPrecision(6)));
+      for (const input of [slider, box]) Object.assign(input, LENGTH_RANGE, { value: shown(length) });
       let current = length;
       const apply = (input) => {
         const error = this.handlers.setBoneLength(bone, input.valueAsNumber);
         this.showMessage(error ? `bone ${bone + 1}: ${error}` : '');
         // Both inputs show what the chain really has, after a refused edit too.
         if (!error) current = input.valueAsNumber;
-        for (const other of [slider, box]) other.value = current.toFixed(2);
+        for (const other of [slider, box]) other.value = shown(current);
       };
       slider.addEventListener('input', () => apply(slider));
       box.addEventListener('change', () => apply(box));

@@ -1,5 +1,6 @@
-// Pointer input on the canvas (mouse, pen and touch alike, through pointer events): dragging
-// a handle, placing the target with a click in 2-D, and turning the view in 3-D.
+// Input on the canvas: the pointer (mouse, pen and touch alike, through pointer events) drags a
+// handle, places the target with a click in 2-D and turns the view in 3-D; on the focused
+// canvas the keyboard does the same (KEYS below). A dragged handle stays inside the canvas.
 
 import { HANDLE_RADIUS } from './draw.js';
 
@@ -8,6 +9,15 @@ const ORBIT_RADIANS_PER_PIXEL = 0.008;
 const TAP_PIXELS = 5;
 // A fingertip covers more than a mouse pointer does.
 const GRAB_SLACK = { mouse: 6, pen: 8, touch: 18 };
+// The keyboard: the arrow keys move the target by this many pixels (with Shift, by the larger
+// step), or the pole once P has switched to it (P again: back to the target); in 3-D, W, A, S
+// and D turn the view by KEY_TURN radians. (Alt with an arrow key is the browser's back and
+// forward.)
+const KEY_STEP = 8;
+const KEY_STEP_LARGE = 40;
+const KEY_TURN = 0.1;
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const TURNS = { a: [-1, 0], d: [1, 0], w: [0, -1], s: [0, 1] };
 
 export class Pointer {
   // handles(): { name: world point } in grab priority order; callbacks:
@@ -17,18 +27,29 @@ export class Pointer {
   //   follows()                 whether the target follows the pointer with no button pressed
   //                             (in 3-D a tap also places it, for touch screens)
   //   pick([x, y])              the world point a canvas point places the target on, or null
-  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick }) {
-    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick });
+  //   goal()                    the target's world point (for the keys, where it is no handle)
+  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick, goal }) {
+    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick, goal });
     this.gesture = null;
+    this.keyHandle = 'target'; // what the arrow keys move
     canvas.addEventListener('pointerdown', (event) => this.down(event));
     canvas.addEventListener('pointermove', (event) => this.move(event));
     canvas.addEventListener('pointerup', (event) => this.up(event));
     canvas.addEventListener('pointercancel', (event) => this.up(event));
+    canvas.addEventListener('keydown', (event) => this.key(event));
   }
 
   local(event) {
     const rect = this.canvas.getBoundingClientRect();
     return [event.clientX - rect.left, event.clientY - rect.top];
+  }
+
+  // A canvas point brought inside the canvas: a handle dragged past its edge (the pointer is
+  // captured, so it may go anywhere) stays where it can be seen and grabbed again.
+  inside([x, y]) {
+    const rect = this.canvas.getBoundingClientRect();
+    const margin = Math.min(HANDLE_RADIUS, rect.width / 2, rect.height / 2);
+    return [Math.min(Math.max(x, margin), rect.width - margin), Math.min(Math.max(y, margin), rect.height - margin)];
   }
 
   // The handle under the pointer, nearest first within the grab radius.
@@ -73,10 +94,40 @@ export class Pointer {
     }
     if (event.pointerId !== this.pointerId) return;
     if (g.kind === 'drag') {
-      this.moveHandle(g.name, this.view.unproject(at[0] + g.offset[0], at[1] + g.offset[1], g.depth));
+      const [x, y] = this.inside([at[0] + g.offset[0], at[1] + g.offset[1]]);
+      this.moveHandle(g.name, this.view.unproject(x, y, g.depth));
     } else {
       const dx = at[0] - g.start[0], dy = at[1] - g.start[1];
       this.turnView(g.yaw + dx * ORBIT_RADIANS_PER_PIXEL, g.pitch + dy * ORBIT_RADIANS_PER_PIXEL);
+    }
+  }
+
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const handles = this.handles();
+    if (event.key.toLowerCase() === 'p' && handles.pole) {
+      this.keyHandle = this.keyHandle === 'pole' ? 'target' : 'pole';
+      event.preventDefault();
+      return;
+    }
+    const arrow = ARROWS[event.key];
+    if (arrow) {
+      const name = this.keyHandle === 'pole' && handles.pole ? 'pole' : 'target';
+      const world = handles[name] ?? this.goal();
+      const p = this.view.project(world);
+      const step = event.shiftKey ? KEY_STEP_LARGE : KEY_STEP;
+      const at = this.inside([p[0] + arrow[0] * step, p[1] + arrow[1] * step]);
+      // A handle moves in the plane facing the viewer, as a drag moves it; where the target is
+      // no handle (it follows the pointer), it goes where the pointer would put it.
+      if (handles[name]) this.moveHandle(name, this.view.unproject(at[0], at[1], p[2]));
+      else this.place(at);
+      event.preventDefault();
+      return;
+    }
+    const turn = this.is3d() ? TURNS[event.key.toLowerCase()] : undefined;
+    if (turn) {
+      this.turnView(this.view.yaw + turn[0] * KEY_TURN, this.view.pitch + turn[1] * KEY_TURN);
+      event.preventDefault();
     }
   }
 

@@ -29,10 +29,11 @@ export class View {
     this.pitchRange = pitchRange;
   }
 
-  // Fits a world extent (half-width around the focus point) into a canvas of width × height.
-  fit(width, height, extent, focus = [0, 0, 0]) {
+  // Fits a world extent (half-width around the focus point) into a canvas of width × height;
+  // heightExtent, when given, is the half-height to fit instead of the same extent.
+  fit(width, height, extent, focus = [0, 0, 0], heightExtent = extent) {
     this.focus = this.zUp ? fromZUp(focus) : focus;
-    this.scale = Math.min(width, height) / (2 * extent);
+    this.scale = Math.min(width / (2 * extent), height / (2 * heightExtent));
     this.centerX = width / 2;
     this.centerY = height / 2;
   }
