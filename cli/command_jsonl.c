@@ -27,6 +27,8 @@ int cli_solve_lines(FILE *lines, const cli_rig *shared_rig, FILE *out, FILE *dia
         line++;
         if (is_blank(reader.text)) continue;
         if (!solve_line(&reader, line, shared_rig, out, diagnostics)) failed = 1;
+        /* Output that cannot be written stays so: one error, not one per line left. */
+        if (ferror(out)) break;
     }
     if (status < 0) {
         cli_print_error(out, diagnostics, line + 1, err.message);

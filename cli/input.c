@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 FILE *cli_open_input(const char *path, FILE *in, int *opened, cli_error *err) {
     *opened = 0;
     if (strcmp(path, "-") == 0) return in;
@@ -91,21 +93,6 @@ static void locate(const char *text, size_t offset, int first_line, int *line, i
     }
 }
 
-/* The length of the UTF-8 sequence at s (at most `left` bytes), 0 when it is not valid UTF-8:
- * no overlong forms, no surrogates, nothing past U+10FFFF. */
-static size_t utf8_length(const unsigned char *s, size_t left) {
-    if (s[0] < 0x80) return 1;
-    size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (n == 0 || s[0] > 0xf4 || n > left) return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) return 0; /* overlong */
-    if (n == 3 && s[0] == 0xed && s[1] >= 0xa0) return 0; /* a surrogate */
-    if (n == 4 && s[0] == 0xf0 && s[1] < 0x90) return 0; /* overlong */
-    if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90) return 0; /* past U+10FFFF */
-    return n;
-}
-
 /* What cJSON lets through inside strings but JSON, or the output, cannot carry: raw control
  * characters, bytes that are not UTF-8 (a name echoed back would make the output invalid), and
  * \u0000 (C strings end there, so two names could silently become one). */
@@ -125,7 +112,7 @@ static int check_strings(const char *text, size_t length, int first_line, cli_er
             if (i + 5 < length && strncmp(text + i + 1, "u0000", 5) == 0)
                 problem = "\\u0000 inside a string (strings cannot hold NUL)";
             step = 2;
-        } else if (!(step = utf8_length(bytes + i, length - i))) {
+        } else if (!(step = cli_utf8_length(bytes + i, length - i))) {
             problem = "a string that is not valid UTF-8";
         }
         if (problem) {

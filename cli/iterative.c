@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rig.h"
+#include "utf8.h"
 
 /* Whether bone is root or below it. */
 static int descends_from(const cli_rig *rig, int bone, int root) {
@@ -87,6 +88,7 @@ static void warn_fixed_prismatic(const cli_iterative *solver, const cli_rig *rig
         snprintf(text, sizeof text,
                  "bone '%s': %s keeps its prismatic joint at its starting offset (ccd and jacobian slide it)",
                  rig->names[bone], solver->name);
+        cli_utf8_clean(text); /* a long name may have been cut inside a character */
         cJSON_AddItemToArray(warnings, cJSON_CreateString(text));
     }
 }

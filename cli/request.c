@@ -148,9 +148,9 @@ void cli_request_free(cli_request *request) {
     memset(request, 0, sizeof *request);
 }
 
-/* Checks each value against its joint's limits, naming the bone, before the library sets them. */
-/* x in as few digits as read back the same double, so that a value a rounding outside a limit
- * does not print as the limit itself. */
+/* x in 15 significant digits, or 17 where 15 do not read back the same double: short for the
+ * numbers people type, and exact enough that a value a rounding outside a limit does not print
+ * as the limit itself. */
 typedef struct exact_text {
     char text[32];
 } exact_text;
@@ -162,6 +162,7 @@ static exact_text exact(double x) {
     return t;
 }
 
+/* Checks each value against its joint's limits, naming the bone, before the library sets them. */
 static int check_joint_values(const cli_rig *rig, const reach_real *values, cli_error *err) {
     int n = 0;
     for (int bone = 0; bone < rig->bone_count; bone++) {

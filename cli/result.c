@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static cJSON *number_array(const reach_real *values, int count) {
     cJSON *array = cJSON_CreateArray();
     for (int i = 0; array && i < count; i++) {
@@ -53,12 +55,13 @@ static int add_bones(cJSON *result, const cli_rig *rig, const reach_transform *p
 }
 
 /* How far outside its range a joint value read back from a pose may lie and still count as at
- * the limit: the library holds limits to this (relative to the limit, at least 1), and reading
- * a value back from a rotation or a translation rounds by far less. */
-#define LIMIT_ROUNDING 1e-9
+ * the limit, in units of the limit's size (at least 1): a few roundings, as far as reading an
+ * angle back from a rotation (or an offset from a translation) may take a value the solver left
+ * on the limit. Anything further out is a value outside its range, printed as it is. */
+#define LIMIT_ROUNDINGS (64 * REACH_REAL_EPSILON)
 
 static reach_real onto_limit(reach_real value, reach_real limit) {
-    return fabs(value - limit) <= LIMIT_ROUNDING * fmax(1, fabs(limit)) ? limit : value;
+    return fabs(value - limit) <= LIMIT_ROUNDINGS * fmax(1, fabs(limit)) ? limit : value;
 }
 
 /* reach_pose_get_values reports hinge angles in (-pi, pi]. A range that reaches past pi (a
@@ -108,8 +111,8 @@ int cli_result_print(FILE *out, const cJSON *result, cli_error *err) {
     if (!all_finite(result)) return cli_fail(err, "the result is not finite (the input is too large to compute with)");
     char *text = cJSON_PrintUnformatted(result);
     if (!text) return cli_fail(err, "out of memory writing the result");
-    /* A result that did not reach the output (a full disk, a closed pipe) is a failure: the exit
-     * status must not say it was written. */
+    /* A result that did not reach the output (a full disk) is a failure: the exit status must not
+     * say it was written. */
     errno = 0;
     int written = fprintf(out, "%s\n", text) >= 0;
     written = fflush(out) == 0 && written && !ferror(out);
@@ -125,7 +128,10 @@ static void print_one_line(FILE *diagnostics, const char *message) {
     fputc('\n', diagnostics);
 }
 
-void cli_print_error(FILE *out, FILE *diagnostics, int line, const char *message) {
+void cli_print_error(FILE *out, FILE *diagnostics, int line, const char *raw_message) {
+    char message[CLI_MESSAGE_SIZE];
+    snprintf(message, sizeof message, "%s", raw_message);
+    cli_utf8_clean(message);
     cJSON *error = cJSON_CreateObject();
     char *text = NULL;
     if (error && cJSON_AddStringToObject(error, "status", "error") &&

@@ -9,6 +9,7 @@
 #include "json_read.h"
 #include "solvers.h"
 #include "reach/two_bone.h"
+#include "utf8.h"
 
 static int read_options(const cli_request *request, reach_two_bone_options *options, cli_error *err) {
     const cJSON *solver = request->solver_json;
@@ -68,6 +69,7 @@ static void warn_unenforced_joints(const cli_rig *rig, const int chain[3], cJSON
         char text[CLI_MESSAGE_SIZE];
         snprintf(text, sizeof text, "bone '%s': its %s joint is not applied by the analytic two_bone solver",
                  rig->names[chain[k]], cli_joint_type_name(type));
+        cli_utf8_clean(text); /* a long name may have been cut inside a character */
         cJSON_AddItemToArray(warnings, cJSON_CreateString(text));
     }
 }

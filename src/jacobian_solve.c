@@ -56,15 +56,20 @@ static int pose_is_finite(const reach_transform *pose, int count) {
     return 1;
 }
 
-/* No targets: nothing to reach, so nothing moves, as in FABRIK and CCD; the skeleton and the
- * pose are still checked, so that bad input is an error whatever the count. */
+/* No targets: nothing to reach, so nothing moves, as in FABRIK and CCD; everything else is
+ * checked as they check it (skeleton, settings, pose, then scratch), so that bad input is the
+ * same error whatever the count. */
 static reach_status solve_nothing(const reach_skeleton *skeleton, const reach_solver_settings *settings,
-                                  const reach_transform *pose, reach_solve_result *result) {
+                                  const reach_transform *pose, const void *scratch, size_t scratch_size,
+                                  reach_solve_result *result) {
     reach_status st = reach_skeleton_validate(skeleton, NULL);
     if (st != REACH_OK) return st;
+    if (skeleton->bone_count == 0) return REACH_ERROR_INVALID_ARGUMENT;
     if (settings->root_bone < -1 || settings->root_bone >= skeleton->bone_count) return REACH_ERROR_INVALID_ARGUMENT;
     st = reach__jac_check_pose(skeleton, pose);
     if (st != REACH_OK) return st;
+    if (scratch_size < reach_jacobian_scratch_size(skeleton, 0)) return REACH_ERROR_BUFFER_TOO_SMALL;
+    REACH_CHECK_ARG(scratch);
     if (result) {
         reach_solve_result nothing = {0, 0, 0, 1, 0};
         *result = nothing;
@@ -81,7 +86,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
     if (!settings) settings = &defaults;
     reach_status st = check_jacobian_settings(settings);
     if (st != REACH_OK) return st;
-    if (target_count == 0) return solve_nothing(skeleton, settings, pose, result);
+    if (target_count == 0) return solve_nothing(skeleton, settings, pose, scratch, scratch_size, result);
     jac_problem p;
     jac_workspace ws;
     st = reach__jac_setup(skeleton, targets, target_count, settings->root_bone, scratch, scratch_size, &p, &ws);

@@ -414,6 +414,13 @@ static void test_no_targets_move_nothing_in_every_solver(void **state) {
                          REACH_ERROR_INVALID_ARGUMENT);
         assert_int_equal(solvers[k](&r.skeleton, NULL, -1, NULL, pose, &scratch, sizeof scratch, &result),
                          REACH_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(solvers[k](&r.skeleton, NULL, 0, NULL, pose, NULL, 0, &result), REACH_ERROR_BUFFER_TOO_SMALL);
+        assert_int_equal(solvers[k](&r.skeleton, NULL, 0, NULL, pose, &scratch, 1, &result),
+                         REACH_ERROR_BUFFER_TOO_SMALL);
+        reach_skeleton empty = r.skeleton;
+        empty.bone_count = 0;
+        assert_int_equal(solvers[k](&empty, NULL, 0, NULL, pose, &scratch, sizeof scratch, &result),
+                         REACH_ERROR_INVALID_ARGUMENT);
         assert_true(test_bytes_equal(&result, &untouched, sizeof result));
         assert_true(test_bytes_equal(pose, start, pose_bytes));
     }

@@ -6,8 +6,8 @@
  * A shown line that is JSON is compared as JSON: the same fields in the same order, strings
  * equal, numbers within 1e-9 of each other (relative to their size where it passes 1), and the
  * documents' elisions honoured: `[...]` stands for any array, `[..., a, b]` for an array that
- * holds a and b, in that order, among other items. Any other line must be equal. A command shown with no output must still
- * succeed. */
+ * holds a and b, in that order, among other items. Any other line must be equal. A command shown with no output must
+ * still succeed. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_test_support.h"
 
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_LINES 4096
+#define MAX_LINES        4096
 #define NUMBER_TOLERANCE 1e-9
 
 typedef struct text_lines {
@@ -122,8 +122,7 @@ static int line_agrees(const char *shown, const char *actual) {
 }
 
 /* Runs command (the tool's name as `reach`) and compares what it prints with shown[0..count). */
-static void check_command(const char *document, int line_number, const char *command, char *const *shown,
-                          int count) {
+static void check_command(const char *document, int line_number, const char *command, char *const *shown, int count) {
     size_t size = strlen(command) + 32;
     char *shell = malloc(size);
     snprintf(shell, size, "{ %s\n} 2>&1", command);
@@ -220,26 +219,37 @@ static int check_document(const char *root, const char *name) {
 
 static const char *root_dir = REACH_CLI_SOURCE_ROOT;
 
+/* The tool as `reach`, first on PATH, in a directory of its own, removed after the test however
+ * it ends. */
+static char bin_dir[] = "/tmp/reach-docs-XXXXXX";
+static char tool_link[sizeof bin_dir + 8];
+
+static int put_tool_on_path(void **state) {
+    (void)state;
+    if (!mkdtemp(bin_dir)) return -1;
+    snprintf(tool_link, sizeof tool_link, "%s/reach", bin_dir);
+    if (symlink(REACH_CLI_BINARY, tool_link) != 0) return -1;
+    const char *old_path = getenv("PATH");
+    size_t size = strlen(bin_dir) + (old_path ? strlen(old_path) : 0) + 2;
+    char *path = malloc(size);
+    if (!path) return -1;
+    snprintf(path, size, "%s:%s", bin_dir, old_path ? old_path : "");
+    int set = setenv("PATH", path, 1);
+    free(path);
+    return set == 0 && chdir(root_dir) == 0 ? 0 : -1;
+}
+
+static int remove_tool(void **state) {
+    (void)state;
+    unlink(tool_link);
+    rmdir(bin_dir);
+    return 0;
+}
+
 static void documented_commands_print_what_is_shown(void **state) {
     (void)state;
-    /* The tool as `reach`, first on PATH, in a directory of its own. */
-    char bin[] = "/tmp/reach-docs-XXXXXX";
-    assert_non_null(mkdtemp(bin));
-    char link[1100];
-    snprintf(link, sizeof link, "%s/reach", bin);
-    assert_int_equal(symlink(REACH_CLI_BINARY, link), 0);
-    const char *old_path = getenv("PATH");
-    size_t size = strlen(bin) + (old_path ? strlen(old_path) : 0) + 2;
-    char *path = malloc(size);
-    snprintf(path, size, "%s:%s", bin, old_path ? old_path : "");
-    assert_int_equal(setenv("PATH", path, 1), 0);
-    free(path);
-    assert_int_equal(chdir(root_dir), 0);
-
     int cli_commands = check_document(root_dir, "docs/cli.md");
     int readme_commands = check_document(root_dir, "README.md");
-    unlink(link);
-    rmdir(bin);
     print_message("%d commands in docs/cli.md, %d in README.md\n", cli_commands, readme_commands);
     assert_true(cli_commands >= 12);
     assert_true(readme_commands >= 1);
@@ -249,5 +259,5 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(documented_commands_print_what_is_shown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, put_tool_on_path, remove_tool);
 }

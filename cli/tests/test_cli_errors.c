@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 #define HIP      "{'name':'hip','parent':null,'position':[0,1,0]}"
 #define KNEE     "{'name':'knee','parent':'hip','position':[0,-0.45,0]}"
 #define ANKLE    "{'name':'ankle','parent':'knee','position':[0,-0.42,0]}"
@@ -44,8 +46,9 @@ static void invalid_json(void **state) {
     expect_solve_error("  \n ", "invalid JSON: the input is empty");
     expect_solve_error("[1, 2, 3]", "request: expected an object, got an array");
     /* What the parser would let through but JSON, or the echoed output, cannot carry. */
-    expect_solve_error("{'x':'a\tb'}", "invalid JSON at line 1, column 8: a control character inside a string (write it "
-                                        "escaped)");
+    expect_solve_error("{'x':'a\tb'}",
+                       "invalid JSON at line 1, column 8: a control character inside a string (write it "
+                       "escaped)");
     expect_solve_error("{'x':'a\xff'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
     expect_solve_error("{'x':'a\xc0\xaf'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
     expect_solve_error("{'x':'a\xed\xa0\x80'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
@@ -63,6 +66,37 @@ static void utf8_names_read_and_print_back(void **state) {
     assert_string_equal(json_at(run.json, "bones[1].name")->valuestring, "genou \xc3\xa9\xe2\x82\xac\xf0\x9f\xa6\xb5");
     assert_string_equal(json_at(run.json, "bones[2].name")->valuestring, "che\\ville \"x\"");
     cli_run_free(&run);
+}
+
+static int valid_utf8(const char *text) {
+    size_t length = strlen(text);
+    for (size_t i = 0, n; i < length; i += n)
+        if (!(n = cli_utf8_length((const unsigned char *)text + i, length - i))) return 0;
+    return 1;
+}
+
+/* Output stays valid UTF-8 where a message is cut short inside a character (a duplicate name
+ * longer than a message holds) or quotes a command-line argument that is not UTF-8. */
+static void messages_stay_valid_utf8(void **state) {
+    (void)state;
+    char name[1300] = "a";
+    for (int i = 0; i < 400; i++)
+        strcat(name, "\xe2\x82\xac"); /* € */
+    char request[3000];
+    snprintf(request, sizeof request, "{'rig':{'bones':[{'name':'%s'},{'name':'%s','parent':null}]}}", name, name);
+    cli_run run = run_cli(request, "fk", "-", NULL);
+    assert_int_equal(run.status, 1);
+    assert_non_null(run.json);
+    const char *message = json_at(run.json, "message")->valuestring;
+    assert_true(strncmp(message, "bones[1].name: duplicate bone name 'a\xe2\x82\xac", 40) == 0);
+    assert_true(valid_utf8(run.out) && valid_utf8(run.err));
+    cli_run_free(&run);
+    cli_run usage = run_cli(NULL, "solve", "--\xff\xfe", "-", NULL);
+    assert_cli_error(&usage, 2,
+                     "unknown option '--?"
+                     "?' for 'solve' (see 'reach --help')");
+    assert_true(valid_utf8(usage.out) && valid_utf8(usage.err));
+    cli_run_free(&usage);
 }
 
 static void unknown_parent(void **state) {
@@ -243,6 +277,13 @@ static void bad_joint_values(void **state) {
     char request[1024];
     snprintf(request, sizeof request, "{'rig':%s," TWO_BONE "," TO_ANKLE ",'joints':[0.5]}", rig);
     expect_solve_error(request, "joints[0]: 0.5 is outside the limits [-2, 0] of bone 'knee' (hinge)");
+    /* Values a rounding outside a limit, printed exactly enough to tell them from it (in 15
+     * digits -2.0000000000000004 would read -2). */
+    snprintf(request, sizeof request, "{'rig':%s," TWO_BONE "," TO_ANKLE ",'joints':[4.4408920985006262e-16]}", rig);
+    expect_solve_error(request,
+                       "joints[0]: 4.4408920985006262e-16 is outside the limits [-2, 0] of bone 'knee' (hinge)");
+    snprintf(request, sizeof request, "{'rig':%s," TWO_BONE "," TO_ANKLE ",'joints':[-2.0000000000000004]}", rig);
+    expect_solve_error(request, "joints[0]: -2.0000000000000004 is outside the limits [-2, 0] of bone 'knee' (hinge)");
     snprintf(request, sizeof request, "{'rig':%s," TWO_BONE "," TO_ANKLE ",'joints':[0, 1]}", rig);
     expect_solve_error(request, "joints: expected 1 value (one per hinge or prismatic joint, in bone order), got 2");
 }
@@ -281,6 +322,7 @@ int main(void) {
         cmocka_unit_test(unreadable_file),
         cmocka_unit_test(invalid_json),
         cmocka_unit_test(utf8_names_read_and_print_back),
+        cmocka_unit_test(messages_stay_valid_utf8),
         cmocka_unit_test(unknown_parent),
         cmocka_unit_test(cycle_and_order),
         cmocka_unit_test(duplicate_names),

@@ -204,6 +204,14 @@ static void joints_at_limits_read_back(void **state) {
     assert_int_equal(fk.status, 0);
     assert_true(json_number(fk.json, "joints[0]") == 0.4);
     cli_run_free(&fk);
+    /* Only roundings are taken onto a limit: a rest offset of 0 below a range of [5e-10, 1e-9]
+     * prints as 0. */
+    fk = run_cli("{'rig':{'bones':[{'name':'a'},{'name':'b','parent':'a','position':[1,0,0],'joint':{'type':"
+                 "'prismatic','axis':[1,0,0],'min':5e-10,'max':1e-9}}]}}",
+                 "fk", "-", NULL);
+    assert_int_equal(fk.status, 0);
+    assert_true(json_number(fk.json, "joints[0]") == 0);
+    cli_run_free(&fk);
 #undef ONE_HINGE
 }
 

@@ -74,6 +74,17 @@ static void legs_at_the_ends_of_the_range_keep_their_lengths(void **state) {
         assert_true(fabs(reach_vec3_distance(knee, ankle) - 1) < 1e-12);
         assert_vec3_near(ankle, reach_vec3_make(1, 0, 0), 1e-12);
         cli_run_free(&run);
+        /* Out of reach by half the leg: not reached, judged against the leg's true length (its
+         * squared length would overflow or underflow). */
+        snprintf(request, sizeof request,
+                 "{'rig':{'bones':[{'name':'hip'},{'name':'knee','parent':'hip','position':[0,%.17g,0]},"
+                 "{'name':'ankle','parent':'knee','position':[0,%.17g,0]}]},'solver':{'type':'two_bone'},"
+                 "'targets':[{'bone':'ankle','position':[%.17g,0,0]}]}",
+                 -s, -s, 3 * s);
+        run = solve_ok(request);
+        assert_true(cJSON_IsFalse(json_at(run.json, "reached")));
+        assert_true(fabs(json_number(run.json, "residual") / s - 1) < 1e-12);
+        cli_run_free(&run);
     }
 }
 

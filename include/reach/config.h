@@ -13,17 +13,21 @@
 #define REACH_VERSION_PATCH  0
 #define REACH_VERSION_STRING "0.1.0"
 
-/* In either precision: REACH_REAL_EPSILON is the machine epsilon of reach_real, and
- * REACH_ZERO_LENGTH_RATIO the size, relative to its chain, below which a length counts as zero. */
 #ifdef REACH_DOUBLE
 typedef double reach_real;
 #define REACH_PRECISION_NAME "double"
-#define REACH_REAL_EPSILON      2.220446049250313e-16
+/** Machine epsilon of reach_real. */
+#define REACH_REAL_EPSILON 2.220446049250313e-16
+/** The size, relative to its chain, below which a length counts as zero. */
 #define REACH_ZERO_LENGTH_RATIO 1e-12
 #else
+/** The library's scalar: float by default, double when built with REACH_DOUBLE. */
 typedef float reach_real;
+/** "float" or "double". */
 #define REACH_PRECISION_NAME    "float"
+/** Machine epsilon of reach_real. */
 #define REACH_REAL_EPSILON      1.1920929e-07f
+/** The size, relative to its chain, below which a length counts as zero. */
 #define REACH_ZERO_LENGTH_RATIO 1e-6f
 #endif
 

@@ -12,8 +12,8 @@
  * `pose` holds one local transform per bone: read as the starting pose (warm start) and, on
  * success, overwritten with the solved pose. On any error the pose is left exactly as it was.
  * With no targets (target_count 0, targets may then be NULL) there is nothing to reach: after
- * checking the skeleton, settings and pose, every solver returns REACH_OK with the pose as it
- * was, 0 iterations and reached set.
+ * checking the skeleton (a bone at least), settings, pose and scratch, every solver returns
+ * REACH_OK with the pose as it was, 0 iterations and reached set.
  * Solvers never allocate, keep no state between calls, and give the same bits for the same
  * inputs, so they are safe to call from many threads on different data. */
 #ifndef REACH_SOLVER_H
