@@ -8,9 +8,9 @@ size_t cli_utf8_length(const unsigned char *s, size_t left) {
     if (n == 0 || s[0] > 0xf4 || n > left) return 0;
     for (size_t i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80) return 0;
-    if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) return 0; /* overlong */
+    if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) return 0;  /* overlong */
     if (n == 3 && s[0] == 0xed && s[1] >= 0xa0) return 0; /* a surrogate */
-    if (n == 4 && s[0] == 0xf0 && s[1] < 0x90) return 0; /* overlong */
+    if (n == 4 && s[0] == 0xf0 && s[1] < 0x90) return 0;  /* overlong */
     if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90) return 0; /* past U+10FFFF */
     return n;
 }
