@@ -4,14 +4,20 @@
 // every answer judged the same way: KDL's forward kinematics (double) of the returned joint values within 1e-5 m and
 // 1e-4 rad of the goal, every joint within its limits.
 //
-//   kdl/ROBOT/lma           KDL's Levenberg–Marquardt solver with its defaults (at most 500
-//                           iterations) except the weights: L = (1, 1, 1, 0.1, 0.1, 0.1) and
-//                           eps = 1e-5, so that converging means within both tolerances
+//   kdl/ROBOT/lma           KDL's Levenberg–Marquardt solver with its defaults except the weights,
+//                           L = (1, 1, 1, 0.1, 0.1, 0.1), eps = 1e-5 (the largest stopping test
+//                           of its kind inside both tolerances: |dp|² + (0.1 |dθ|)² < eps²), and
+//                           reach's iteration cap, 64 (its own is 500)
 //   kdl/ROBOT/nr_jl         KDL's Newton–Raphson solver with joint limits, ChainIkSolverVel_pinv
-//                           and ChainFkSolverPos_recursive, all with their defaults (at most 100
-//                           iterations, eps = 1e-6 per twist component)
-//   kdl/ROBOT/reach_dls     reach_jacobian_solve, DLS, the library's defaults (no restarts)
+//                           and ChainFkSolverPos_recursive, with eps = 1e-5 / √3 per twist
+//                           component (so that converging means within the position tolerance;
+//                           its own is 1e-6) and reach's iteration cap, 64 (its own is 100)
+//   kdl/ROBOT/reach_dls     reach_jacobian_solve, DLS, the library's defaults (no restarts, at
+//                           most 64 iterations)
 //   kdl/ROBOT/reach_robust  DLS with 50 restarts and at most 1000 iterations
+//
+// Each is timed from joint values in to joint values out: KDL takes and returns joint arrays, so
+// reach's timing includes setting its pose from the joint values and reading them back.
 //
 // Before anything is timed, KDL's chain (converted from the same DH table) must put the tool
 // where reach's skeleton does for every goal's joint values.
@@ -37,6 +43,8 @@ namespace {
 const double position_tolerance = 1e-5; // m
 const double angle_tolerance = 1e-4;    // rad
 const int robust_restarts = 50, robust_iterations = 1000;
+// The iteration cap every solver but the robust one gets: reach's default.
+const int iteration_cap = 64;
 
 // How closely KDL's forward kinematics must agree with reach's: rounding of a 7-joint product
 // in reach_real (measured: 1e-6 in float, 1e-15 in double).
@@ -154,12 +162,13 @@ struct robot_solvers {
     reach_solver_settings dls, robust;
 
     robot_solvers(const robot_comparison &c, const Eigen::Matrix<double, 6, 1> &weights)
-        : fk(c.chain), counted(c.chain), velocity(c.chain), lma(c.chain, weights, position_tolerance),
-          nr_jl(c.chain, c.q_min, c.q_max, counted, velocity) {
+        : fk(c.chain), counted(c.chain), velocity(c.chain), lma(c.chain, weights, position_tolerance, iteration_cap),
+          nr_jl(c.chain, c.q_min, c.q_max, counted, velocity, iteration_cap, position_tolerance / std::sqrt(3.0)) {
         dls = reach_solver_default_settings();
         dls.jacobian_method = REACH_JACOBIAN_DLS;
         dls.tolerance = static_cast<reach_real>(position_tolerance);
         dls.angle_tolerance = static_cast<reach_real>(angle_tolerance);
+        dls.max_iterations = iteration_cap;
         robust = dls;
         robust.restarts = robust_restarts;
         robust.max_iterations = robust_iterations;
@@ -191,16 +200,16 @@ void solve_one(robot_comparison &c, robot_solvers &s, solver_kind kind, int k, i
         target.orientation = c.poses->goals[k].rotation;
         target.use_orientation = 1;
         reach_transform pose[BENCH_ROBOT_MAX_ROWS + 1];
-        bench_robot_set_values(robot, &c.poses->start_values[k * robot->dof], pose);
         reach_solve_result result;
         const reach_solver_settings *settings = kind == REACH_ROBUST ? &s.robust : &s.dls;
         double start = bench_seconds();
+        bench_robot_set_values(robot, &c.poses->start_values[k * robot->dof], pose);
         reach_status st =
             reach_jacobian_solve(&robot->skeleton, &target, 1, settings, pose, scratch, scratch_size, &result);
+        fill_values(&robot->skeleton, pose, robot->dof, q);
         seconds = bench_seconds() - start;
         totals.reach_failures += st != REACH_OK;
         iterations = result.iterations;
-        fill_values(&robot->skeleton, pose, robot->dof, q);
     }
     bench_samples &samples = c.samples[kind];
     bench_samples_put(&samples, k, round, seconds);
