@@ -50,6 +50,7 @@ static void free_lines(text_lines *lines) {
 static char *with_elisions_marked(const char *shown) {
     size_t length = strlen(shown);
     char *out = malloc(2 * length + 1);
+    assert_non_null(out);
     size_t n = 0;
     for (size_t i = 0; i < length;) {
         if (strncmp(shown + i, "[...]", 5) == 0) {
@@ -147,18 +148,29 @@ static void check_command(const char *document, int line_number, const char *com
 
 static int is_prompt(const char *line) { return strncmp(line, "$ ", 2) == 0; }
 
+/* text grown to size bytes; the test fails (text freed) when memory runs out. */
+static char *grown(char *text, size_t size) {
+    char *more = realloc(text, size);
+    if (!more) {
+        free(text);
+        fail_msg("out of memory");
+    }
+    return more;
+}
+
 /* The command starting at lines[*at] (a prompt line and the lines it continues onto: after a
  * trailing backslash, or starting with a pipe), with the tool called `reach`; *at moves past it. */
 static char *command_at(const text_lines *doc, int *at) {
     size_t size = 1;
     char *command = calloc(1, size);
+    assert_non_null(command);
     for (int first = 1;; first = 0) {
         const char *line = doc->lines[*at] + (first ? 2 : 0);
         /* README shows the tool by its path in a build tree. */
         const char *built = "build/float/cli/reach ";
         if (strncmp(line, built, strlen(built)) == 0) line += strlen(built) - strlen("reach ");
         size += strlen(line) + 1;
-        command = realloc(command, size);
+        command = grown(command, size);
         strcat(command, line);
         strcat(command, "\n");
         ++*at;
@@ -204,7 +216,7 @@ static int check_document(const char *root, const char *name) {
         /* `$ echo $?` right after shows the command's exit status: the two run together, and the
          * status is the last line to compare. */
         if (i + 1 < doc.count && strcmp(doc.lines[i], "$ echo $?") == 0) {
-            command = realloc(command, strlen(command) + 16);
+            command = grown(command, strlen(command) + 16);
             strcat(command, "echo \"$?\"\n");
             shown[count++] = doc.lines[i + 1];
             i += 2;
