@@ -55,13 +55,14 @@ static int add_bones(cJSON *result, const cli_rig *rig, const reach_transform *p
 }
 
 /* How far outside its range a joint value read back from a pose may lie and still count as at
- * the limit, in units of the limit's size (at least 1): a few roundings, as far as reading an
- * angle back from a rotation (or an offset from a translation) may take a value the solver left
- * on the limit. Anything further out is a value outside its range, printed as it is. */
+ * the limit, in units of the size of what it was read from (at least 1): a few roundings, as far
+ * as reading an angle back from a rotation, or an offset back from a translation (whose size is
+ * the bone's rest offset plus the value), may take a value the solver left on the limit.
+ * Anything further out is a value outside its range, printed as it is. */
 #define LIMIT_ROUNDINGS (64 * REACH_REAL_EPSILON)
 
-static reach_real onto_limit(reach_real value, reach_real limit) {
-    return fabs(value - limit) <= LIMIT_ROUNDINGS * fmax(1, fabs(limit)) ? limit : value;
+static reach_real onto_limit(reach_real value, reach_real limit, reach_real size) {
+    return fabs(value - limit) <= LIMIT_ROUNDINGS * fmax(1, fmax(fabs(limit), size)) ? limit : value;
 }
 
 /* reach_pose_get_values reports hinge angles in (-pi, pi]. A range that reaches past pi (a
@@ -79,8 +80,11 @@ static void values_in_range(const cli_rig *rig, reach_real *values) {
             if (*value < joint->min && *value + 2 * REACH_PI <= joint->max) *value += 2 * REACH_PI;
             if (*value > joint->max && *value - 2 * REACH_PI >= joint->min) *value -= 2 * REACH_PI;
         }
-        if (*value < joint->min) *value = onto_limit(*value, joint->min);
-        if (*value > joint->max) *value = onto_limit(*value, joint->max);
+        /* A prismatic offset is the difference of two translations of the rest offset's size. */
+        reach_real size =
+            joint->type == REACH_JOINT_PRISMATIC ? reach_vec3_length_robust(rig->rest[bone].translation) : 0;
+        if (*value < joint->min) *value = onto_limit(*value, joint->min, size);
+        if (*value > joint->max) *value = onto_limit(*value, joint->max, size);
     }
 }
 

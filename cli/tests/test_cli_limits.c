@@ -204,6 +204,21 @@ static void joints_at_limits_read_back(void **state) {
     assert_int_equal(fk.status, 0);
     assert_true(json_number(fk.json, "joints[0]") == 0.4);
     cli_run_free(&fk);
+    /* A slider far from its parent: its offset is read back from translations of about 1234, so
+     * a slide stopped at its limit reads back roundings of that size off it, and prints as the
+     * limit. */
+    for (int s = 1; s < SOLVER_COUNT; s++) {
+        char request[1024];
+        snprintf(request, sizeof request,
+                 "{'rig':{'bones':[{'name':'a'},{'name':'b','parent':'a','position':[1234.5,0,0],'joint':{'type':"
+                 "'prismatic','axis':[1,0,0],'min':0,'max':0.4}},{'name':'c','parent':'b','position':[1,0,0]}]},"
+                 "'solver':{'type':'%s'},'targets':[{'bone':'c','position':[1240,0,0]}]}",
+                 solvers[s]);
+        cli_run run = solve_ok(request);
+        double value = json_number(run.json, "joints[0]");
+        if (value != 0.4) fail_msg("%s: the slide stopped at %.17g, not at its limit", solvers[s], value);
+        cli_run_free(&run);
+    }
     /* Only roundings are taken onto a limit: a rest offset of 0 below a range of [5e-10, 1e-9]
      * prints as 0. */
     fk = run_cli("{'rig':{'bones':[{'name':'a'},{'name':'b','parent':'a','position':[1,0,0],'joint':{'type':"
