@@ -221,8 +221,13 @@ async function workThePage({ page }) {
     expectNear(s.screen.target[0] - before.screen.target[0], 8, 0.01, 'target moved right');
     expectNear(s.screen.target[1] - before.screen.target[1], -40, 0.01, 'target moved up');
     await page.keyboard.press('p');
+    const said = await page.textContent('#key-status');
+    expect(said.includes('move the pole'), `after P the page says '${said}'`);
     await page.keyboard.press('ArrowLeft');
+    await page.screenshot({ path: path.join(OUT, 'playground-keys.png') });
     await page.keyboard.press('p');
+    const back = await page.textContent('#key-status');
+    expect(back.includes('move the target'), `P again says '${back}'`);
     const moved = await state();
     expectNear(moved.screen.pole[0] - s.screen.pole[0], -8, 0.01, 'pole moved left');
     expect(norm(sub(moved.target, s.target)) === 0, 'the pole\'s key moved the target too');
@@ -318,8 +323,10 @@ async function workThePage({ page }) {
     expectNear(chain[2], 1.234, 1e-6, 'bone 3');
     expect((await page.inputValue('#bone-3')) === '1.234', 'the box rounds the length in use');
     await page.selectOption('#solver', 'two-bone-2d');
+    await page.fill('#bone-2', '0.9');
+    await page.press('#bone-2', 'Enter');
     const pair = (await state()).lengths;
-    expect(pair.length === 2, `two-bone has ${pair.length} bones`);
+    expect(pair.length === 2 && Math.abs(pair[1] - 0.9) < 1e-6, `two-bone has ${pair}`);
     // The lengths the state reports are measured on the solved pose, so to its rounding.
     const same = (a, b) => a.length === b.length && a.every((length, i) => Math.abs(length - b[i]) < 1e-5);
     await page.selectOption('#solver', 'fabrik-3d');

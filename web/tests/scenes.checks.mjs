@@ -208,6 +208,25 @@ export async function sceneChecks({ page }) {
     await page.screenshot({ path: path.join(OUT, 'playground-crowd.png') });
   });
 
+  await check('a crowd is timed again after it starts, the pointer still; a narrow screen shows every post', async () => {
+    await page.selectOption('#arms', '256');
+    const started = await state();
+    await page.waitForTimeout(1600);
+    const later = await state();
+    expect(later.timedAt - started.now > 1000, `timed at ${later.timedAt}, started at ${started.now}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const arms of [256, 4096]) {
+      await page.selectOption('#arms', String(arms));
+      const s = await state();
+      const box = await page.locator('#scene').boundingBox();
+      const outside = s.screen.roots.filter(([x, y]) => x < box.x || x > box.x + box.width || y < box.y ||
+        y > box.y + box.height);
+      expect(outside.length === 0, `${outside.length} of ${arms} posts off the narrow canvas`);
+    }
+    await page.setViewportSize({ width: 1200, height: 760 });
+    await page.selectOption('#arms', '1024');
+  });
+
   await check('the tentacles: batch FABRIK brings every tentacle that can reach onto the target', async () => {
     await page.selectOption('#solver', 'tentacles');
     let s = await state();

@@ -142,6 +142,8 @@ export class ChainScene {
       softDistance: soft.enabled ? soft.distance : 0,
       limit: this.solver.limits ? this.limit : Math.PI,
       reached: outcome.reached,
+      // The handle the arrow keys move, while the canvas has the focus.
+      keyHandle: document.activeElement === ctx.canvas ? app.keyHandle : null,
     });
   }
 

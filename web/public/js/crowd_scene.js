@@ -20,7 +20,12 @@ export class CrowdScene {
     this.counts = {}; // the crowd size chosen for each solver, kept across switches
     this.outcome = null;
     this.timing = { perCall: null, calls: 0, at: -Infinity };
+    this.retimers = []; // the pending re-timings of the crowd last started
     this.follows = true; // the target follows the pointer even without a button pressed
+  }
+
+  leave() {
+    this.cancelRetimes();
   }
 
   enter(solver) {
@@ -37,6 +42,7 @@ export class CrowdScene {
   // Returns an error to show, or ''. A refused count leaves the crowd as the module holds it
   // (the last good one, or none yet), shown with the refusal as its status.
   setArmCount(arms) {
+    this.cancelRetimes();
     this.outcome = this.solver.start(this.app.reach, arms);
     this.timing = { perCall: null, calls: 0, at: -Infinity };
     if (this.outcome.status !== 0) {
@@ -51,15 +57,20 @@ export class CrowdScene {
   }
 
   retimeSoon() {
+    this.cancelRetimes();
     const { solver } = this;
-    for (const delay of RETIME_AFTER_MS) {
+    this.retimers = RETIME_AFTER_MS.map((delay) =>
       setTimeout(() => {
         // Only while this solver's crowd is on screen and its last solve succeeded.
         if (this.app.scene !== this || this.solver !== solver || this.outcome?.status !== 0) return;
         this.time();
         this.app.requestRender();
-      }, delay);
-    }
+      }, delay));
+  }
+
+  cancelRetimes() {
+    for (const id of this.retimers) clearTimeout(id);
+    this.retimers = [];
   }
 
   // The present solver's crowd size: the last it took, or its default.
@@ -108,13 +119,13 @@ export class CrowdScene {
     this.timing = { perCall: elapsed / calls, calls, at: performance.now() };
   }
 
-  // The whole grid, with room for the limbs that lean out over its edge. Across the screen the
-  // grid, turned about the vertical, spans up to its diagonal (√2 of its side); up the screen,
-  // tipped toward the viewer, less.
+  // The whole grid, with room for the limbs that lean out over its edge. Turned about the
+  // vertical, the grid spans up to its diagonal (√2 of its side) across the screen, and as much up
+  // it when the view looks straight down: fitted for the worst, it stays in view however the view
+  // turns.
   fit(width, height) {
     const half = (this.solver.spacing * (Math.ceil(Math.sqrt(this.arms)) - 1)) / 2;
-    const { overhang } = this.solver;
-    this.app.view.fit(width, height, Math.SQRT2 * half + overhang, [0, 0, 0], 1.15 * half + overhang);
+    this.app.view.fit(width, height, Math.SQRT2 * half + this.solver.overhang);
   }
 
   draw(ctx) {
@@ -144,7 +155,7 @@ export class CrowdScene {
     ];
   }
 
-  snapshot() {
+  snapshot(onScreen) {
     const { outcome } = this;
     return {
       arms: this.arms,
@@ -157,9 +168,11 @@ export class CrowdScene {
       reachedArms: outcome.reached,
       isa: outcome.isa,
       msPerCall: this.timing.perCall,
+      timedAt: this.timing.at,
+      now: performance.now(),
       status: outcome.status,
       statusText: outcome.statusText,
-      screen: {},
+      screen: { roots: outcome.roots.map(onScreen) },
     };
   }
 }

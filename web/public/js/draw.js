@@ -34,7 +34,7 @@ export function clear(ctx) {
 }
 
 // scene: { dims, joints, alternative, target, pole (null: none), lengths, softDistance,
-//          limit (rad; pi: none), reached }
+//          limit (rad; pi: none), reached, keyHandle ('target', 'pole' or null) }
 export function drawChainScene(ctx, view, scene) {
   const { width, height } = clear(ctx);
   if (scene.dims === 3) drawGround(ctx, view, scene.lengths);
@@ -48,7 +48,20 @@ export function drawChainScene(ctx, view, scene) {
   drawChain(ctx, view, scene.joints);
   drawTarget(ctx, view, scene.target);
   if (scene.pole) drawPole(ctx, view, scene.pole);
+  const keyed = scene.keyHandle === 'pole' ? scene.pole : scene.keyHandle === 'target' ? scene.target : null;
+  if (keyed) drawKeyRing(ctx, view, keyed);
   if (scene.dims === 3) drawAxesGizmo(ctx, view, height);
+}
+
+// A dashed ring around the handle the arrow keys move.
+function drawKeyRing(ctx, view, point) {
+  ctx.save();
+  ctx.strokeStyle = PALETTE.bone;
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash([4, 3]);
+  circle(ctx, view.project(point), HANDLE_RADIUS + 7);
+  ctx.stroke();
+  ctx.restore();
 }
 
 export function line(ctx, a, b) {

@@ -27,6 +27,8 @@ const app = {
   solver: null,
   scene: null,
   scenes: {},
+  pointer: null,
+  keyHandle: 'target', // what the arrow keys move
   target: [1.1, 0.7, 0],
   pole: [0.2, 1.5, 0],
   renders: 0,
@@ -44,6 +46,7 @@ function chooseSolver(id) {
   if (app.scene !== scene) app.scene?.leave?.();
   app.scene = scene;
   app.panel.showSolver(solver);
+  app.pointer?.resetKeys();
   app.scene.enter(solver);
   resize();
 }
@@ -140,7 +143,7 @@ async function start() {
     crowd: new CrowdScene(app),
     walker: new WalkerScene(app),
   };
-  new Pointer(canvas, app.view, {
+  app.pointer = new Pointer(canvas, app.view, {
     handles: () => app.scene.handles(),
     moveHandle,
     turnView: (yaw, pitch) => {
@@ -151,7 +154,17 @@ async function start() {
     follows: () => app.scene.follows === true,
     pick: (at) => (app.scene.pick ? app.scene.pick(at) : app.view.unproject(at[0], at[1], 0)),
     goal: () => app.target,
+    // Which handle the arrow keys move: ringed on the canvas while it has the focus, and said to
+    // screen readers.
+    keysMove: (name) => {
+      app.keyHandle = name;
+      document.getElementById('key-status').textContent =
+        name === 'pole' ? 'The arrow keys move the pole (P: back to the target).' : 'The arrow keys move the target.';
+      requestRender();
+    },
   });
+  canvas.addEventListener('focus', requestRender);
+  canvas.addEventListener('blur', requestRender);
   new ResizeObserver(resize).observe(canvas);
   Object.defineProperty(window, 'reachState', { get: snapshot });
   chooseSolver(app.solvers[0].id);

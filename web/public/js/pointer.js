@@ -28,8 +28,9 @@ export class Pointer {
   //                             (in 3-D a tap also places it, for touch screens)
   //   pick([x, y])              the world point a canvas point places the target on, or null
   //   goal()                    the target's world point (for the keys, where it is no handle)
-  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick, goal }) {
-    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick, goal });
+  //   keysMove(name)            the arrow keys now move this handle ('target' or 'pole')
+  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick, goal, keysMove }) {
+    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick, goal, keysMove });
     this.gesture = null;
     this.keyHandle = 'target'; // what the arrow keys move
     canvas.addEventListener('pointerdown', (event) => this.down(event));
@@ -107,6 +108,7 @@ export class Pointer {
     const handles = this.handles();
     if (event.key.toLowerCase() === 'p' && handles.pole) {
       this.keyHandle = this.keyHandle === 'pole' ? 'target' : 'pole';
+      this.keysMove(this.keyHandle);
       event.preventDefault();
       return;
     }
@@ -129,6 +131,12 @@ export class Pointer {
       this.turnView(this.view.yaw + turn[0] * KEY_TURN, this.view.pitch + turn[1] * KEY_TURN);
       event.preventDefault();
     }
+  }
+
+  // Back to the arrow keys moving the target (a new solver starts so).
+  resetKeys() {
+    if (this.keyHandle !== 'target') this.keysMove('target');
+    this.keyHandle = 'target';
   }
 
   place(at) {

@@ -29,11 +29,10 @@ export class View {
     this.pitchRange = pitchRange;
   }
 
-  // Fits a world extent (half-width around the focus point) into a canvas of width × height;
-  // heightExtent, when given, is the half-height to fit instead of the same extent.
-  fit(width, height, extent, focus = [0, 0, 0], heightExtent = extent) {
+  // Fits a world extent (half-width around the focus point) into a canvas of width × height.
+  fit(width, height, extent, focus = [0, 0, 0]) {
     this.focus = this.zUp ? fromZUp(focus) : focus;
-    this.scale = Math.min(width / (2 * extent), height / (2 * heightExtent));
+    this.scale = Math.min(width, height) / (2 * extent);
     this.centerX = width / 2;
     this.centerY = height / 2;
   }
