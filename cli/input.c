@@ -93,10 +93,26 @@ static void locate(const char *text, size_t offset, int first_line, int *line, i
     }
 }
 
-/* What cJSON lets through inside strings but JSON, or the output, cannot carry: raw control
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Whether a number starting at bytes[i] (not inside a string) has a leading zero, as in 01 or
+ * -00.5. A number starts where a minus sign or a digit follows no letter, digit or sign (an
+ * exponent's digits, as in 1e05, may have leading zeros). */
+static int leading_zero(const unsigned char *bytes, size_t length, size_t i) {
+    if (!(bytes[i] == '-' || is_digit(bytes[i]))) return 0;
+    if (i > 0) {
+        unsigned char before = bytes[i - 1];
+        if (is_digit(before) || before == '-' || before == '+' || before == '.' || (before | 0x20) == 'e') return 0;
+    }
+    size_t j = i + (bytes[i] == '-');
+    return j + 1 < length && bytes[j] == '0' && is_digit(bytes[j + 1]);
+}
+
+/* What cJSON lets through but JSON, or the output, cannot carry: in strings, raw control
  * characters, bytes that are not UTF-8 (a name echoed back would make the output invalid), and
- * \u0000 (C strings end there, so two names could silently become one). */
-static int check_strings(const char *text, size_t length, int first_line, cli_error *err) {
+ * \u0000 (C strings end there, so two names could silently become one); numbers with leading
+ * zeros. */
+static int check_text(const char *text, size_t length, int first_line, cli_error *err) {
     const unsigned char *bytes = (const unsigned char *)text;
     int in_string = 0;
     for (size_t i = 0; i < length;) {
@@ -104,6 +120,7 @@ static int check_strings(const char *text, size_t length, int first_line, cli_er
         size_t step = 1;
         if (!in_string) {
             in_string = bytes[i] == '"';
+            if (leading_zero(bytes, length, i)) problem = "a number with a leading zero";
         } else if (bytes[i] == '"') {
             in_string = 0;
         } else if (bytes[i] < 0x20) {
@@ -137,7 +154,7 @@ cJSON *cli_parse_json(const char *text, size_t length, int first_line, cli_error
         cli_fail(err, "invalid JSON: the input is empty");
         return NULL;
     }
-    if (!check_strings(text, length, first_line, err)) return NULL;
+    if (!check_text(text, length, first_line, err)) return NULL;
     const char *end = NULL;
     cJSON *json = cJSON_ParseWithLengthOpts(text, length, &end, 0);
     size_t stop = end ? (size_t)(end - text) : 0;

@@ -52,6 +52,8 @@ static void invalid_json(void **state) {
     expect_solve_error("{'x':'a\xff'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
     expect_solve_error("{'x':'a\xc0\xaf'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
     expect_solve_error("{'x':'a\xed\xa0\x80'}", "invalid JSON at line 1, column 8: a string that is not valid UTF-8");
+    expect_solve_error("{'x':[1, 01]}", "invalid JSON at line 1, column 10: a number with a leading zero");
+    expect_solve_error("{'x':-00.5}", "invalid JSON at line 1, column 6: a number with a leading zero");
     expect_solve_error("{'x':'a\\u0000b'}",
                        "invalid JSON at line 1, column 8: \\u0000 inside a string (strings cannot hold NUL)");
 }
