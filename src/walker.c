@@ -185,8 +185,10 @@ reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def
 
 /* The change of heading folded into (-pi, pi]: the body turns the short way. */
 static reach_real heading_change(reach_real from, reach_real to) {
-    reach_real d = to - from;
-    d -= 2 * REACH_PI * reach_floor((d + REACH_PI) / (2 * REACH_PI));
+    /* fmod's remainder is exact, so a difference of any size folds into (-π, π]; a multiple of
+     * 2π taken off by multiplying would round by more than π once the difference is large. */
+    reach_real d = reach_fmod(to - from, 2 * REACH_PI);
+    if (d > REACH_PI) d -= 2 * REACH_PI;
     return d <= -REACH_PI ? d + 2 * REACH_PI : d;
 }
 
@@ -198,7 +200,8 @@ reach_status reach_walker_update(reach_walker *walker, reach_vec2 position, reac
     if (st != REACH_OK) return st;
     if (!(dt > 0)) return REACH_ERROR_INVALID_ARGUMENT;
     reach_vec2 moved = reach_vec2_sub(position, reach_vec2_make(walker->position.x, walker->position.y));
-    reach_vec2 velocity = reach_vec2_scale(moved, 1 / dt);
+    /* A body that did not move stands still, however short the step (1/dt may overflow). */
+    reach_vec2 velocity = moved.x == 0 && moved.y == 0 ? reach_vec2_make(0, 0) : reach_vec2_scale(moved, 1 / dt);
     reach_real turn_rate = heading_change(walker->heading, heading) / dt;
     /* Landing points look this far ahead; the motion must stay finite over it. */
     reach_real horizon = walker->def.step_duration + walker->def.lead_time;

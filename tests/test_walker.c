@@ -242,6 +242,30 @@ static void test_bad_updates_leave_the_walker_alone(void **state) {
     assert_true(same_walker(&w, &copy));
 }
 
+/* A body standing still over the shortest time step there is stands still (1/dt overflows; the
+ * velocity was 0 · ∞ and refused), and a heading of any size turns the short way round: the
+ * turn over the step is at most π, whatever multiple of 2π the heading carries. */
+static void test_still_bodies_and_headings_of_any_size(void **state) {
+    (void)state;
+    static reach_walker w;
+    reach_walker_def def = def_3d();
+    standard(&w, &def, 6);
+    walk_straight(&w, 1, 1, NULL, NULL);
+    reach_vec2 here = reach_vec2_make(w.position.x, w.position.y);
+    reach_real shortest = sizeof(reach_real) == 4 ? (reach_real)1e-45f : (reach_real)5e-324;
+    assert_true(shortest > 0);
+    assert_int_equal(reach_walker_update(&w, here, w.heading, shortest), REACH_OK);
+    assert_true(w.velocity.x == 0 && w.velocity.y == 0 && w.turn_rate == 0);
+    const reach_real headings[] = {REACH_R(1e3), REACH_R(-1e6), REACH_R(1e9), REACH_R(-1e12), REACH_R(3e30)};
+    for (size_t i = 0; i < sizeof headings / sizeof headings[0]; i++) {
+        reach_real before = w.heading;
+        assert_int_equal(reach_walker_update(&w, here, headings[i], DT), REACH_OK);
+        if (!(reach_fabs(w.turn_rate) * DT <= REACH_PI * (1 + 4 * REACH_REAL_EPSILON)))
+            fail_msg("from %g to %g the walker turned %g rad in one step", (double)before, (double)headings[i],
+                     (double)(w.turn_rate * DT));
+    }
+}
+
 /* ---- determinism ------------------------------------------------------------------------ */
 
 static void test_same_inputs_same_bits(void **state) {
@@ -575,6 +599,7 @@ int main(void) {
         cmocka_unit_test(test_standard_creatures_initialise),
         cmocka_unit_test(test_bad_definitions_are_refused),
         cmocka_unit_test(test_bad_updates_leave_the_walker_alone),
+        cmocka_unit_test(test_still_bodies_and_headings_of_any_size),
         cmocka_unit_test(test_knee_directions_of_any_length),
         cmocka_unit_test(test_same_inputs_same_bits),
         cmocka_unit_test(test_gait_groups),

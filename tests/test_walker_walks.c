@@ -72,8 +72,9 @@ static void check_frame(const reach_walker *before, const reach_walker *w, walk_
         if (reach_vec3_distance(leg->foot, leg->hip) > leg->def.reach * (1 + REL_TOL))
             fail_msg("%s: leg %d foot %g from its hip, beyond its reach %g", where, i,
                      (double)reach_vec3_distance(leg->foot, leg->hip), (double)leg->def.reach);
+        /* Planted means fixed in the world: bit for bit, as docs/walker.md promises. */
         if (leg->planted && was->planted && leg->steps == was->steps &&
-            reach_vec3_distance(leg->foot, was->foot) > REACH_R(1e-6) * scale)
+            memcmp(&leg->foot, &was->foot, sizeof leg->foot) != 0)
             fail_msg("%s: planted foot %d moved", where, i);
         if (leg->steps != was->steps) record->lifted_at_once[i]++;
         reach_real floor = ground_height(w, leg->foot.x, leg->foot.y);

@@ -59,6 +59,7 @@ typedef struct reach_affine {
 #define reach_acos  acos
 #define reach_exp   exp
 #define reach_floor floor
+#define reach_fmod  fmod
 #else
 #define REACH_R(x)  (x##f)
 #define reach_sqrt  sqrtf
@@ -69,6 +70,7 @@ typedef struct reach_affine {
 #define reach_acos  acosf
 #define reach_exp   expf
 #define reach_floor floorf
+#define reach_fmod  fmodf
 #endif
 
 #define REACH_PI REACH_R(3.14159265358979323846)

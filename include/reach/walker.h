@@ -109,7 +109,8 @@ typedef struct reach_walker_leg_def {
      * Default {1, 1.2} */
     reach_real bone_lengths[REACH_WALKER_MAX_BONES];
     /** Body space: the direction the knee bends toward (up and outward in 3-D; in 2-D only
-     * its x and y count and pick the side of the hip→foot line). Non-zero. Default +z.
+     * its x and y count and pick the side of the hip→foot line, so a 2-D leg needs one with
+     * x or y: the default has none and is refused there). Non-zero. Default +z.
      * FABRIK legs in 3-D bend in their vertical plane, and start bent toward it. */
     reach_vec3 knee;
     /** FABRIK legs, when `limited` is nonzero: bone k turns by an angle in [min_angle[k],
