@@ -200,8 +200,9 @@ reach_status reach_walker_update(reach_walker *walker, reach_vec2 position, reac
     if (st != REACH_OK) return st;
     if (!(dt > 0)) return REACH_ERROR_INVALID_ARGUMENT;
     reach_vec2 moved = reach_vec2_sub(position, reach_vec2_make(walker->position.x, walker->position.y));
-    /* A body that did not move stands still, however short the step (1/dt may overflow). */
-    reach_vec2 velocity = moved.x == 0 && moved.y == 0 ? reach_vec2_make(0, 0) : reach_vec2_scale(moved, 1 / dt);
+    /* Divided, not scaled by 1/dt, which overflows for the shortest steps: a body that did not
+     * move then still stands (0/dt, not 0·∞). */
+    reach_vec2 velocity = reach_vec2_make(moved.x / dt, moved.y / dt);
     reach_real turn_rate = heading_change(walker->heading, heading) / dt;
     /* Landing points look this far ahead; the motion must stay finite over it. */
     reach_real horizon = walker->def.step_duration + walker->def.lead_time;
