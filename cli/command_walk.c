@@ -29,12 +29,15 @@ static int add_foot(cJSON *feet, const reach_walker_leg *leg) {
            cJSON_AddNumberToObject(foot, "reach", (double)leg->def.reach);
 }
 
-/* {"frame", "t", "body": {"position", "heading"}, "feet": [...]}, as docs/cli.md describes it. */
+/* {"frame", "t", "forced_steps", "body": {"position", "heading"}, "feet": [...]}, as docs/cli.md
+ * describes it. The count of forced steps so far says when the gait rule gave way (a feet
+ * listing alone cannot tell a forced lift from a turn). */
 static cJSON *frame_json(const reach_walker *walker) {
     cJSON *frame = cJSON_CreateObject();
     cJSON *body = NULL, *feet = NULL;
     int ok = frame && cJSON_AddNumberToObject(frame, "frame", (double)walker->frame) &&
              cJSON_AddNumberToObject(frame, "t", (double)walker->time) &&
+             cJSON_AddNumberToObject(frame, "forced_steps", (double)walker->forced_steps) &&
              (body = cJSON_AddObjectToObject(frame, "body")) != NULL && add_vec3(body, "position", walker->position) &&
              cJSON_AddNumberToObject(body, "heading", (double)walker->heading) &&
              (feet = cJSON_AddArrayToObject(frame, "feet")) != NULL;

@@ -1,6 +1,7 @@
 /* `reach walk`: every line parses, frames and feet are counted right, planted feet stay put,
  * no foot goes beyond its reach, the gait groups take turns, every leg steps, the body follows
- * the path docs/walker.md describes; bad options are usage errors. */
+ * the path docs/walker.md describes, forced steps are counted where the groups do not take
+ * turns; bad options are usage errors. */
 #include "cli_test_support.h"
 
 #include <math.h>
@@ -18,6 +19,7 @@ typedef struct foot {
 
 typedef struct frame {
     int index, feet;
+    long forced_steps;
     double t, heading;
     reach_vec3 body;
     foot foot[MAX_FEET];
@@ -28,6 +30,7 @@ static void read_frame(const char *line, frame *f) {
     if (!json) fail_msg("not JSON: %s", line);
     f->index = (int)json_number(json, "frame");
     f->t = json_number(json, "t");
+    f->forced_steps = (long)json_number(json, "forced_steps");
     f->body = json_vec3(json, "body.position");
     f->heading = json_number(json, "body.heading");
     const cJSON *feet = json_at(json, "feet");
@@ -68,6 +71,8 @@ static void check_walk(const char *legs, const char *path, const char *terrain, 
         assert_int_equal(current.index, count);
         assert_true(fabs(current.t - 0.016 * count) < 1e-9);
         assert_int_equal(current.feet, leg_count);
+        /* At this time step every standard walk keeps its gait. */
+        assert_int_equal(current.forced_steps, 0);
         int swinging_group = -1;
         for (int i = 0; i < leg_count; i++) {
             const foot *f = &current.foot[i];
@@ -122,6 +127,41 @@ static void the_default_walk(void **state) {
     cli_run_free(&run);
 }
 
+/* With a time step too long for the gait a foot about to overstretch lifts out of its group's
+ * turn: the frame it lifts in counts it. A swing lasts less than a frame at this step, so two
+ * groups swing together only in such a frame. */
+static void forced_steps_are_counted(void **state) {
+    (void)state;
+    cli_run run = run_cli(NULL, "walk", "--legs", "8", "--path", "figure8", "--dt", "1", "--frames", "30", NULL);
+    assert_int_equal(run.status, 0);
+    long before = 0;
+    int mixed_frames = 0, count = 0;
+    for (char *line = run.out; *line; count++) {
+        char *end = strchr(line, '\n');
+        assert_non_null(end);
+        *end = '\0';
+        frame f;
+        read_frame(line, &f);
+        line = end + 1;
+        assert_true(f.forced_steps >= before);
+        int groups_swinging = 0, first_group = -1;
+        for (int i = 0; i < f.feet; i++) {
+            if (f.foot[i].planted) continue;
+            if (first_group < 0) first_group = f.foot[i].group;
+            if (f.foot[i].group != first_group) groups_swinging = 2;
+        }
+        if (groups_swinging == 2) {
+            assert_true(f.forced_steps > before);
+            mixed_frames++;
+        }
+        before = f.forced_steps;
+    }
+    assert_int_equal(count, 30);
+    assert_true(before > 0);
+    assert_true(mixed_frames > 0);
+    cli_run_free(&run);
+}
+
 /* Each bad command line (after "walk") and its message. */
 static const struct {
     const char *a, *b, *message;
@@ -170,6 +210,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_creature_path_and_terrain),
         cmocka_unit_test(the_default_walk),
+        cmocka_unit_test(forced_steps_are_counted),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(help),
     };
