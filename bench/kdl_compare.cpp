@@ -291,6 +291,11 @@ void record(bench_run *run, robot_comparison &c) {
             std::snprintf(numerator, sizeof numerator, "kdl/%s/%s", c.robot->name, solver_names[k]);
             std::snprintf(denominator, sizeof denominator, "kdl/%s/%s", c.robot->name, solver_names[r]);
             bench_ratio(run, ratio, numerator, denominator);
+            std::snprintf(ratio, sizeof ratio, "kdl/%s/speedup_per_reached/%s_vs_%s", c.robot->name,
+                          short_names[r], short_names[k]);
+            std::snprintf(numerator, sizeof numerator, "kdl/%s/%s/per_reached", c.robot->name, solver_names[k]);
+            std::snprintf(denominator, sizeof denominator, "kdl/%s/%s/per_reached", c.robot->name, solver_names[r]);
+            bench_ratio(run, ratio, numerator, denominator);
             std::snprintf(ratio, sizeof ratio, "kdl/%s/reached_ratio/%s_vs_%s", c.robot->name, short_names[r],
                           short_names[k]);
             std::snprintf(numerator, sizeof numerator, "kdl/%s/%s/reached", c.robot->name, solver_names[r]);

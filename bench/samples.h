@@ -29,12 +29,13 @@ static inline void bench_samples_put(bench_samples *samples, int problem, int ro
     samples->seconds[problem * samples->rounds + round] = seconds;
 }
 
-/* Records five figures under `name` (see README.md):
+/* Records six figures under `name` (see README.md):
  *   name                  µs per solve: median, min and max over problems
  *   name/p99              µs per solve, the 99th percentile over problems
  *   name/iterations       mean iterations per solve
  *   name/iterations_p99   the 99th percentile of the iterations
- *   name/reached          the share of problems solved within tolerance, % */
+ *   name/reached          the share of problems solved within tolerance, %
+ *   name/per_reached      µs of all solves together per problem solved (none when none is) */
 void bench_samples_record(bench_run *run, const char *name, const bench_samples *samples);
 
 #ifdef __cplusplus
