@@ -210,13 +210,38 @@ static const reach_vec3 *out_of_reach(const reach__ik *ik) {
     return reach_vec3_distance(t->position, ik->pos[ik->root]) >= ik->chain_length ? &t->position : NULL;
 }
 
-/* One FABRIK iteration for the shared driver. */
-static int iterate(reach__ik *ik) {
+int reach__ik_target_out_of_reach(const reach__ik *ik) { return out_of_reach(ik) != NULL; }
+
+/* Where the root's joint sits: the backward pass moves its entry in ik->pos, not the joint. */
+static reach_vec3 root_joint(const reach__ik *ik) {
+    return reach_vec3_add(ik->above_origin, reach_quat_rotate(ik->above_root, ik->local[ik->root].translation));
+}
+
+int reach__fabrik_iterate(reach__ik *ik) {
     if (ik->free_chain) return reach__fabrik_chain_iterate(ik);
+    /* Positions alone may have moved (CCD hands its crawling solves to this iteration). */
+    reach__ik_sync_rotations(ik);
     const reach_vec3 *aim_all = out_of_reach(ik);
     if (aim_all) return forward(ik, aim_all);
     reach__ik_update_goals(ik);
     backward(ik);
+    if (ik->crawling && ik->lone_chain) {
+        /* The forward pass aims each bone at the joints the bridge placed, as the limits allow.
+         * Where they do not let it reach, the plain forward pass goes from the backward pass's
+         * places instead (kept in buffers the passes do not use between iterations). */
+        for (int k = 0; k < ik->active_count; ++k) {
+            ik->link_before[ik->active[k]] = ik->pos[ik->active[k]];
+            ik->sum_rot[ik->active[k]] = ik->rot[ik->active[k]];
+        }
+        if (reach__ik_root_bridge(ik, root_joint(ik))) {
+            int limited = forward(ik, NULL);
+            if (reach__ik_target_distance(ik, 0) <= ik->tolerance) return limited;
+            for (int k = 0; k < ik->active_count; ++k) {
+                ik->pos[ik->active[k]] = ik->link_before[ik->active[k]];
+                ik->rot[ik->active[k]] = ik->sum_rot[ik->active[k]];
+            }
+        }
+    }
     return forward(ik, NULL);
 }
 
@@ -227,6 +252,6 @@ size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_coun
 reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                                 const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                 size_t scratch_size, reach_solve_result *result) {
-    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result, iterate,
-                           reach__ccd_sweep, 1);
+    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result,
+                           reach__fabrik_iterate, reach__ccd_sweep, 1);
 }

@@ -115,8 +115,9 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous, error;
     int reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &previous);
-    int kicks = 0, since_best = 0, first = r->iterations;
-    reach_real best = previous;
+    int kicks = 0, since_best = 0, first = r->iterations, slow = 0;
+    reach_real best = previous, last = previous;
+    ik->crawling = 0;
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
      * inside them, even when it already reaches. Every change to the pose is assessed once, right
      * after it: the residuals for this test, the weighted error for progress and stalls. */
@@ -124,6 +125,9 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         ++r->iterations;
         r->limited = iterate(ik);
         reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &error);
+        slow = error > REACH_R(0.5) * last ? slow + 1 : 0;
+        ik->crawling = slow >= REACH__CRAWL_ITERATIONS;
+        last = error;
         if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
             since_best = 0;

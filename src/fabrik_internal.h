@@ -170,6 +170,9 @@ typedef struct reach__ik {
     reach_vec3 *link_before;  /* [bone_count]: free chain: each link in world space where the
                                  rotations last held, for reach__ik_sync_rotations */
     int free_chain;           /* one position target on a chain of freely turning joints */
+    int lone_chain;           /* one position target (no orientation) at the end of a chain of
+                                 three or more moving links: where the bridge from the root applies */
+    int crawling;             /* set by the driver: the last iterations did not halve the error */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
@@ -206,6 +209,28 @@ int reach__ik_is_free_chain(const reach__ik *ik);
 
 /* One FABRIK iteration on such a chain: moves ik->pos only and marks the rotations stale. */
 int reach__fabrik_chain_iterate(reach__ik *ik);
+
+/* One FABRIK iteration on any solve (fabrik.c); CCD takes one where its sweeps cannot do well:
+ * a lone target out of reach, or one its sweeps crawl toward. */
+int reach__fabrik_iterate(reach__ik *ik);
+
+/* Nonzero when the solve is one position target at least the chain's length from the root:
+ * FABRIK's iteration then lays the chain straight toward it. */
+int reach__ik_target_out_of_reach(const reach__ik *ik);
+
+/* A solve crawls when this many iterations running have each left more than half the error of
+ * the one before: near the edge of a chain's reach FABRIK's passes and CCD's sweeps do so for
+ * hundreds of iterations. */
+#define REACH__CRAWL_ITERATIONS 2
+
+/* The bridge from the root (fabrik_bridge.c), on a lone chain (ik->lone_chain) after FABRIK's
+ * backward pass: the first joint k the backward pass left that the bones up to it can reach from
+ * `root` (the root's joint, which does not move), bones 0 … k − 2 straight and bone k − 1
+ * closing the triangle. Rewrites the positions of joints 0 … k − 1 so and returns 1; from k on
+ * the chain lies as the backward pass left it, ending on the target, so the forward pass that
+ * follows reaches in this iteration. Returns 0, moving nothing, where no such joint exists past
+ * the second (the passes' own closing step covers k = 2) or the run would have to fold. */
+int reach__ik_root_bridge(reach__ik *ik, reach_vec3 root);
 
 /* Recovers local and world rotations from moved positions, once: each bone turns by the smallest
  * swing that points it at its child's new joint; the end keeps its wanted world rotation. Does

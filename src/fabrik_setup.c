@@ -291,6 +291,10 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     }
     ik->chain_length = link_lengths(ik);
     ik->free_chain = reach__ik_is_free_chain(ik);
+    /* One target: the moving bones are the path from the root to its bone, which ends it. */
+    ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
+                     ik->active_count >= 4;
+    ik->crawling = 0;
     ik->rotations_stale = 0;
     ik->angle_tolerance = settings->angle_tolerance;
     ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;

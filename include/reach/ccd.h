@@ -26,6 +26,11 @@
  * two-bone step), where plain CCD creeps up on targets near the edge of its reach. A hinge
  * below such a root turns about its axis to the angle its range allows that matches the
  * distance (a straight one-sided knee bends the way it can).
+ * On a chain of free joints (ball joints, or cones that allow every swing and twist) with a lone
+ * position target, an iteration whose target lies beyond the chain's length, or that follows
+ * two that did not halve the error, is FABRIK's (fabrik.h: straight toward the target, or its
+ * bridge from the root): sweeps alone never lay such a chain straight, and near the edge of its
+ * reach they crawl. With limits they still crawl there (docs/solvers.md).
  * A stalled solve bends a chain off the line to its target (a meeting pair off the line between
  * them), and one with hinges that stops short starts once more from the middle of every range,
  * keeping the nearer pose; `limited` as in fabrik.h. */

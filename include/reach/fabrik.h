@@ -17,8 +17,17 @@
  *
  * Beyond the textbook passes (docs/solvers.md has the details):
  *   closing step  the forward pass aims the first bone so that the second closes exactly onto
- *                 where the backward pass left the rest of the chain; reachable targets then
- *                 usually take one iteration
+ *                 where the backward pass left the rest of the chain; targets well inside the
+ *                 reach then often take one iteration, or a few
+ *   bridge        near the edge of its reach a chain lies almost straight and the passes crawl
+ *                 (a few thousandths of its length short after 64 iterations, once). When two
+ *                 iterations running have not halved the error of a lone position target at the
+ *                 end of a chain, the forward pass first lays the bones from the root straight
+ *                 to the first joint the backward pass left that they can reach, the last of
+ *                 them closing the triangle; the rest of the chain lies as the backward pass
+ *                 left it, ending on the target. With limits that keep it short of the target
+ *                 the plain forward pass goes instead. Such a solve ends with its first bones
+ *                 in line (the batch solver's bridge, fabrik_batch.h)
  *   out of reach  a lone target beyond the chain's length: every bone aims straight at it
  *   polish        when four iterations bring no 1% improvement, half the budget is gone, or the
  *                 solve stalls, the rest of the budget goes to CCD sweeps (ccd.h), which only
