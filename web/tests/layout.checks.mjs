@@ -1,6 +1,6 @@
 // The page's layout in Chromium at the window sizes people use: a short desktop window keeps
 // the canvas's hint on screen without scrolling, and a larger one still gives the canvas the
-// room there is.
+// room there is; on a phone the solve's readout is on screen with the canvas.
 import { openPlayground } from './browser.mjs';
 import { check, expect } from './harness.mjs';
 import { pageTools } from './page.mjs';
@@ -14,9 +14,12 @@ async function layoutAt(page, width, height) {
     const rect = (id) => document.getElementById(id).getBoundingClientRect().toJSON();
     return {
       scrollHeight: document.documentElement.scrollHeight,
+      scrollY,
       canvas: rect('scene'),
       hint: rect('hint'),
       hintText: document.getElementById('hint').textContent,
+      solve: rect('solve-section'),
+      solver: rect('solver'),
     };
   });
 }
@@ -49,6 +52,32 @@ export async function layoutChecks() {
         expectInside([s.screen.target, ...s.screen.joints], shown.canvas, `${at}: the chain`);
       }
     });
+    await check('on a phone the readout lies under the canvas, both on screen; on a desktop it stays in the panel',
+      async () => {
+        // One solver of each kind, the robot's readout the longest.
+        const offered = (await state()).solvers;
+        const solvers = ['two-bone-2d', 'fabrik-3d', 'robot-ur5', 'crowd', 'tentacles', 'walker-2d', 'walker-3d']
+          .filter((id) => offered.includes(id));
+        expect(solvers.length === 7, `the page offers ${offered}`);
+        for (const [width, height] of [[390, 844], [412, 915], [360, 800]]) {
+          for (const id of solvers) {
+            await page.selectOption('#solver', id);
+            const at = `${width} × ${height}, ${id}`;
+            const shown = await layoutAt(page, width, height);
+            // Page coordinates: as the page stands before the user scrolls.
+            const bottom = shown.solve.bottom + shown.scrollY;
+            expect(shown.solve.top >= shown.hint.bottom && shown.solve.top - shown.hint.bottom < 30,
+              `${at}: the readout starts at ${shown.solve.top}, the hint ends at ${shown.hint.bottom}`);
+            expect(bottom <= height, `${at}: the readout ends at ${bottom}, below the window`);
+            expect(shown.canvas.width >= width - 30 && shown.canvas.height >= 0.85 * shown.canvas.width,
+              `${at}: the canvas is ${shown.canvas.width} × ${shown.canvas.height}`);
+          }
+        }
+        await page.selectOption('#solver', 'two-bone-2d');
+        const shown = await layoutAt(page, 1280, 800);
+        expect(shown.solve.left >= shown.canvas.right && shown.solve.top >= shown.solver.bottom,
+          `1280 × 800: the readout is at ${shown.solve.left}, ${shown.solve.top}, not in the panel under the menu`);
+      });
     await check('the console stayed free of errors and warnings while the window changed', async () => {
       expect(playground.problems.length === 0, playground.problems.join('\n'));
     });
