@@ -6,6 +6,11 @@ import { WalkerPainter3d } from './draw_walker_3d.js';
 import { TERRAIN_HALF, Terrain } from './terrain.js';
 
 const VIEW_EXTENT = { 2: 8, 3: 7.6 }; // world units from the centre to the nearer canvas edge
+// From above, how far inside the canvas's edge the goal stays (world units). A joint of the
+// standard creature strays up to 2.8 from the body's centre as it walks (2.76 with eight legs,
+// over many seeded walks), and the body stops short of the goal: with room for the rings of
+// lifted feet and the arcs of its turns, the whole creature stays in view.
+const IN_VIEW_MARGIN = 3;
 const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
 // 3-D: the view starts from behind and to the side, above, and never tips so low that the
 // pointer's ray would miss the ground or meet it far away.
@@ -26,6 +31,7 @@ export class WalkerScene {
     this.ground = new Terrain(app.reach);
     this.painters = { 2: new WalkerPainter(), 3: new WalkerPainter3d(this.ground) };
     this.follows = true; // the target follows the pointer even without a button pressed
+    this.halfView = [VIEW_EXTENT[2], VIEW_EXTENT[2]]; // world units from the view's centre to its edges
   }
 
   enter(solver) {
@@ -84,7 +90,19 @@ export class WalkerScene {
   }
 
   goalMoved() {
+    if (this.solver.dims === 2) this.app.target = this.keptInView(this.app.target);
     this.app.requestRender();
+  }
+
+  // A goal from above brought inside the margin that keeps the walking creature on the canvas;
+  // a canvas too small for the margin keeps the goal at its middle.
+  keptInView([x, y, z]) {
+    const [halfWidth, halfHeight] = this.halfView;
+    const within = (value, half) => {
+      const room = Math.max(0, half - IN_VIEW_MARGIN);
+      return Math.min(room, Math.max(-room, value));
+    };
+    return [within(x, halfWidth), within(y, halfHeight), z];
   }
 
   tick(dt) {
@@ -111,8 +129,13 @@ export class WalkerScene {
     this.speed = speed;
   }
 
+  // A canvas that shrank may have left the goal, and the creature with it, near or past its new
+  // edge: the goal comes back inside, and the creature walks back into view.
   fit(width, height) {
-    this.app.view.fit(width, height, VIEW_EXTENT[this.solver.dims]);
+    const { view } = this.app;
+    view.fit(width, height, VIEW_EXTENT[this.solver.dims]);
+    this.halfView = [width / (2 * view.scale), height / (2 * view.scale)];
+    if (this.solver.dims === 2) this.app.target = this.keptInView(this.app.target);
   }
 
   draw(ctx) {
