@@ -12,6 +12,7 @@ import { crowdChecks } from './crowd.checks.mjs';
 import { tentaclesChecks } from './tentacles.checks.mjs';
 import { playgroundChecks } from './playground.checks.mjs';
 import { layoutChecks } from './layout.checks.mjs';
+import { announceChecks } from './announce.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
   console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
@@ -25,4 +26,5 @@ await crowdChecks();
 await tentaclesChecks();
 await playgroundChecks();
 await layoutChecks();
+await announceChecks();
 process.exit(summary());

@@ -11,6 +11,9 @@ const VIEW_EXTENT = { 2: 8, 3: 7.6 }; // world units from the centre to the near
 // over many seeded walks), and the body stops short of the goal: with room for the rings of
 // lifted feet and the arcs of its turns, the whole creature stays in view.
 const IN_VIEW_MARGIN = 3;
+// The body eases to a stop 0.3 from the goal (web/wasm/walker.c), creeping over the last part:
+// this close, it has arrived.
+const ARRIVED_DISTANCE = 0.5;
 const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
 // 3-D: the view starts from behind and to the side, above, and never tips so low that the
 // pointer's ray would miss the ground or meet it far away.
@@ -156,6 +159,24 @@ export class WalkerScene {
     if (this.solver.dims === 3) rows.push(['body height', (z - this.ground.height(x, y)).toFixed(2), '']);
     rows.push(['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad']);
     return rows;
+  }
+
+  // While the creature walks, what a screen reader hears says so; the announcer says where it
+  // came to rest once it stands at the goal.
+  announcement() {
+    const { outcome } = this;
+    if (outcome.status !== 0) return { text: `Stopped: ${outcome.statusText}.` };
+    const [x, y] = outcome.body.position;
+    const distance = Math.hypot(this.app.target[0] - x, this.app.target[1] - y);
+    if (distance > ARRIVED_DISTANCE) {
+      return { text: `Walking to the target, ${distance.toFixed(1)} away.`, moving: true };
+    }
+    const planted = outcome.legs.filter((leg) => leg.planted).length;
+    const forced = outcome.forcedSteps ? `, ${outcome.forcedSteps} forced steps` : '';
+    return {
+      text: `Arrived, ${distance.toFixed(2)} from the target: ${planted} of ${outcome.legs.length} feet planted, ` +
+        `${outcome.steps} steps${forced}.`,
+    };
   }
 
   snapshot(onScreen) {
