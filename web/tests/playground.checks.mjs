@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openPlayground } from './browser.mjs';
 import { check, expect, expectNear } from './harness.mjs';
-import { expectFinitePose, expectLengthsKept, expectReached, pageTools, pixelOf } from './page.mjs';
+import { expectFinitePose, expectLengthsKept, expectReached, pageTools, pixelAt, pixelOf } from './page.mjs';
 import { OUT, REPO, WASM, cross, dot, norm, sub, total, unit } from './support.mjs';
 import { SOLVERS } from '../public/js/solvers/index.js';
 import { SCENE_SCREENSHOTS, sceneChecks } from './scenes.checks.mjs';
@@ -371,4 +371,31 @@ async function workThePage({ page }) {
     expect(s.legCount === 4 && s.legs.length === 4 && s.status === 0, `${s.legs.length} legs, ${s.statusText}`);
   });
 
+  await check('the spider stays in view walking toward a corner of the canvas', async () => {
+    await page.selectOption('#legs', '8');
+    await setRange('#speed', 2);
+    const rect = await page.$eval('#scene', (canvas) => canvas.getBoundingClientRect().toJSON());
+    // Not the very corner: the canvas's rounded corner passes the pointer to the page under it.
+    await page.mouse.move(rect.right - 8, rect.bottom - 8, { steps: 5 });
+    let s = await state();
+    const inView = ([x, y]) => x > rect.left && x < rect.right && y > rect.top && y < rect.bottom;
+    expect(inView(s.screen.target), `the target is drawn at ${s.screen.target}, off the canvas`);
+    // Sampled as it walks until it stands at the goal: the body and every joint of every leg
+    // are drawn on the canvas.
+    const distance = () => Math.hypot(s.target[0] - s.body.position[0], s.target[1] - s.body.position[1]);
+    const deadline = Date.now() + 15000;
+    let samples = 0;
+    do {
+      await page.waitForTimeout(100);
+      s = await state();
+      samples++;
+      const drawn = [s.screen.body, ...s.legs.flatMap((leg) => leg.joints).map((joint) =>
+        pixelAt(s, joint, s.body.position, s.screen.body))];
+      const off = drawn.filter((point) => !inView(point));
+      expect(off.length === 0, `after ${samples} samples, ${off.length} points of the spider are off the canvas, ` +
+        `e.g. ${off[0]}; the body is at ${s.body.position}, the target at ${s.target}`);
+    } while (distance() > 0.5 && Date.now() < deadline);
+    expect(distance() <= 0.5, `the spider is still ${distance()} from the target ${s.target}`);
+    await setRange('#speed', 1.5);
+  });
 }

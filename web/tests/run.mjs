@@ -11,6 +11,8 @@ import { walker3dChecks } from './walker3d.checks.mjs';
 import { crowdChecks } from './crowd.checks.mjs';
 import { tentaclesChecks } from './tentacles.checks.mjs';
 import { playgroundChecks } from './playground.checks.mjs';
+import { layoutChecks } from './layout.checks.mjs';
+import { announceChecks } from './announce.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
   console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
@@ -23,4 +25,6 @@ await walker3dChecks();
 await crowdChecks();
 await tentaclesChecks();
 await playgroundChecks();
+await layoutChecks();
+await announceChecks();
 process.exit(summary());

@@ -161,6 +161,18 @@ export class ChainScene {
     ];
   }
 
+  // The sentence a screen reader hears after the user's action: the readout's gist.
+  announcement() {
+    const { outcome } = this;
+    if (outcome.status !== 0) return { text: `Not solved: ${outcome.statusText}.` };
+    const work = this.solver.closedForm ? 'closed form' : `${outcome.iterations} iterations`;
+    const distance = formatNumber(Math.hypot(...sub(this.app.target, outcome.pose[0])));
+    return {
+      text: `${outcome.reached ? 'Reached' : 'Not reached'}: residual ${formatNumber(outcome.residual)}, ${work}, ` +
+        `target ${distance} from the root.`,
+    };
+  }
+
   // This scene's part of window.reachState; onScreen maps a world point to client pixels.
   snapshot(onScreen) {
     const { outcome } = this;

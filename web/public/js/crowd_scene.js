@@ -155,6 +155,15 @@ export class CrowdScene {
     ];
   }
 
+  announcement() {
+    const { outcome, solver } = this;
+    if (outcome.status !== 0) return { text: `Not solved: ${outcome.statusText}.` };
+    const count = outcome.limbs.length;
+    const reached = outcome.reached.filter(Boolean).length;
+    const time = this.timing.perCall === null ? '' : `; one batch call takes ${this.timing.perCall.toFixed(3)} ms`;
+    return { text: `${reached} of ${count} ${solver.members} reached the target${time}.` };
+  }
+
   snapshot(onScreen) {
     const { outcome } = this;
     return {

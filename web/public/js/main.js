@@ -7,6 +7,7 @@ import { availableSolvers } from './solvers/index.js';
 import { View } from './view.js';
 import { Pointer } from './pointer.js';
 import { Panel } from './panel.js';
+import { Announcer } from './announcer.js';
 import { ChainScene } from './chain_scene.js';
 import { CrowdScene } from './crowd_scene.js';
 import { RobotScene } from './robot_scene.js';
@@ -137,6 +138,15 @@ async function start() {
     setArmCount: (count) => sceneOf().setArmCount(count),
   });
   app.panel.showLibrary(app.reach);
+  // A solve's result is said to screen readers after each action of the user's: on the canvas
+  // (the pointer's and the keys'), and in the panel, where a control reports a finished change
+  // (a menu's choice, a slider let go, a typed length) with `change`, and the button with a click.
+  const announcer = new Announcer(document.getElementById('solve-status'), () => app.scene.announcement());
+  const panel = document.querySelector('aside');
+  panel.addEventListener('change', () => announcer.actionEnded());
+  panel.addEventListener('click', (event) => {
+    if (event.target.closest('button')) announcer.actionEnded();
+  });
   app.scenes = {
     chain: new ChainScene(app),
     robot: new RobotScene(app),
@@ -162,6 +172,7 @@ async function start() {
         name === 'pole' ? 'The arrow keys move the pole (P: back to the target).' : 'The arrow keys move the target.';
       requestRender();
     },
+    actionEnded: () => announcer.actionEnded(),
   });
   canvas.addEventListener('focus', requestRender);
   canvas.addEventListener('blur', requestRender);

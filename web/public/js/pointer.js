@@ -29,8 +29,11 @@ export class Pointer {
   //   pick([x, y])              the world point a canvas point places the target on, or null
   //   goal()                    the target's world point (for the keys, where it is no handle)
   //   keysMove(name)            the arrow keys now move this handle ('target' or 'pole')
-  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick, goal, keysMove }) {
-    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick, goal, keysMove });
+  //   actionEnded()             a drag, tap or turn was let go, or an arrow key moved the target
+  //                             or the pole (the pointer merely passing over the canvas is none)
+  constructor(canvas, view, { handles, moveHandle, turnView, is3d, follows, pick, goal, keysMove, actionEnded }) {
+    Object.assign(this, { canvas, view, handles, moveHandle, turnView, is3d, follows, pick, goal, keysMove,
+      actionEnded });
     this.gesture = null;
     this.keyHandle = 'target'; // what the arrow keys move
     canvas.addEventListener('pointerdown', (event) => this.down(event));
@@ -124,6 +127,7 @@ export class Pointer {
       if (handles[name]) this.moveHandle(name, this.view.unproject(at[0], at[1], p[2]));
       else this.place(at);
       event.preventDefault();
+      this.actionEnded();
       return;
     }
     const turn = this.is3d() ? TURNS[event.key.toLowerCase()] : undefined;
@@ -153,5 +157,6 @@ export class Pointer {
     }
     this.gesture = null;
     this.canvas.classList.remove('dragging', 'turning');
+    this.actionEnded();
   }
 }

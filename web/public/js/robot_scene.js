@@ -104,6 +104,16 @@ export class RobotScene {
     return rows;
   }
 
+  announcement() {
+    const { outcome } = this;
+    if (outcome.status !== 0) return { text: `Not solved: ${outcome.statusText}.` };
+    const angle = this.orientation.enabled ? `, angle ${formatDegrees(outcome.angleResidual)}°` : '';
+    return {
+      text: `${outcome.reached ? 'Reached' : 'Not reached'}: residual ${(outcome.residual * 1000).toFixed(3)} mm` +
+        `${angle}, ${outcome.iterations} iterations.`,
+    };
+  }
+
   snapshot(onScreen) {
     const { outcome } = this;
     const tool = this.tool();

@@ -6,6 +6,14 @@ import { WalkerPainter3d } from './draw_walker_3d.js';
 import { TERRAIN_HALF, Terrain } from './terrain.js';
 
 const VIEW_EXTENT = { 2: 8, 3: 7.6 }; // world units from the centre to the nearer canvas edge
+// From above, how far inside the canvas's edge the goal stays (world units). A joint of the
+// standard creature strays up to 2.8 from the body's centre as it walks (2.76 with eight legs,
+// over many seeded walks), and the body stops short of the goal: with room for the rings of
+// lifted feet and the arcs of its turns, the whole creature stays in view.
+const IN_VIEW_MARGIN = 3;
+// The body eases to a stop 0.3 from the goal (web/wasm/walker.c), creeping over the last part:
+// this close, it has arrived.
+const ARRIVED_DISTANCE = 0.5;
 const SPEED_RANGE = { min: 0.2, max: 2, step: 0.1 }; // world units per second
 // 3-D: the view starts from behind and to the side, above, and never tips so low that the
 // pointer's ray would miss the ground or meet it far away.
@@ -26,6 +34,7 @@ export class WalkerScene {
     this.ground = new Terrain(app.reach);
     this.painters = { 2: new WalkerPainter(), 3: new WalkerPainter3d(this.ground) };
     this.follows = true; // the target follows the pointer even without a button pressed
+    this.halfView = [VIEW_EXTENT[2], VIEW_EXTENT[2]]; // world units from the view's centre to its edges
   }
 
   enter(solver) {
@@ -84,7 +93,19 @@ export class WalkerScene {
   }
 
   goalMoved() {
+    if (this.solver.dims === 2) this.app.target = this.keptInView(this.app.target);
     this.app.requestRender();
+  }
+
+  // A goal from above brought inside the margin that keeps the walking creature on the canvas;
+  // a canvas too small for the margin keeps the goal at its middle.
+  keptInView([x, y, z]) {
+    const [halfWidth, halfHeight] = this.halfView;
+    const within = (value, half) => {
+      const room = Math.max(0, half - IN_VIEW_MARGIN);
+      return Math.min(room, Math.max(-room, value));
+    };
+    return [within(x, halfWidth), within(y, halfHeight), z];
   }
 
   tick(dt) {
@@ -111,8 +132,13 @@ export class WalkerScene {
     this.speed = speed;
   }
 
+  // A canvas that shrank may have left the goal, and the creature with it, near or past its new
+  // edge: the goal comes back inside, and the creature walks back into view.
   fit(width, height) {
-    this.app.view.fit(width, height, VIEW_EXTENT[this.solver.dims]);
+    const { view } = this.app;
+    view.fit(width, height, VIEW_EXTENT[this.solver.dims]);
+    this.halfView = [width / (2 * view.scale), height / (2 * view.scale)];
+    if (this.solver.dims === 2) this.app.target = this.keptInView(this.app.target);
   }
 
   draw(ctx) {
@@ -133,6 +159,24 @@ export class WalkerScene {
     if (this.solver.dims === 3) rows.push(['body height', (z - this.ground.height(x, y)).toFixed(2), '']);
     rows.push(['status', outcome.statusText, outcome.status === 0 ? 'good' : 'bad']);
     return rows;
+  }
+
+  // While the creature walks, what a screen reader hears says so; the announcer says where it
+  // came to rest once it stands at the goal.
+  announcement() {
+    const { outcome } = this;
+    if (outcome.status !== 0) return { text: `Stopped: ${outcome.statusText}.` };
+    const [x, y] = outcome.body.position;
+    const distance = Math.hypot(this.app.target[0] - x, this.app.target[1] - y);
+    if (distance > ARRIVED_DISTANCE) {
+      return { text: `Walking to the target, ${distance.toFixed(1)} away.`, moving: true };
+    }
+    const planted = outcome.legs.filter((leg) => leg.planted).length;
+    const forced = outcome.forcedSteps ? `, ${outcome.forcedSteps} forced steps` : '';
+    return {
+      text: `Arrived, ${distance.toFixed(2)} from the target: ${planted} of ${outcome.legs.length} feet planted, ` +
+        `${outcome.steps} steps${forced}.`,
+    };
   }
 
   snapshot(onScreen) {
