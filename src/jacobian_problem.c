@@ -231,6 +231,11 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
     reach_real length = chain_length(p, on_path);
     if (!reach_is_finite(length)) return REACH_ERROR_OUT_OF_RANGE;
     p->length = length > 0 ? length : 1;
+    /* Weights are relative (solver.h): the heaviest target weighs 1, so the damping and the
+     * step's bounds, tuned for unit rows, mean the same whatever scale the caller picked. */
+    p->max_weight = 0;
+    for (int t = 0; t < target_count; ++t)
+        p->max_weight = reach_max(p->max_weight, targets[t].weight);
     p->tolerance = REACH_R(1e-4) * p->length;
     p->angle_tolerance = REACH_R(1e-4);
     return REACH_OK;
@@ -274,7 +279,8 @@ void reach__jac_evaluate(const jac_problem *p, jac_state *state) {
         reach_real distance = reach_vec3_length_robust(offset);
         state->residual = reach_max(state->residual, distance);
         if (!(distance <= p->tolerance)) state->reached = 0;
-        put3(state->error + row, reach_vec3_scale(offset, target->weight * inverse_length));
+        reach_real weight = target->weight / p->max_weight;
+        put3(state->error + row, reach_vec3_scale(offset, weight * inverse_length));
         row += 3;
         if (!target->use_orientation) continue;
         reach_quat turn = reach_quat_mul(goal_rotation(p, t, world), reach_quat_conjugate(effector.rotation));
@@ -282,7 +288,7 @@ void reach__jac_evaluate(const jac_problem *p, jac_state *state) {
         reach_real angle = reach_vec3_length(omega);
         state->angle_residual = reach_max(state->angle_residual, angle);
         if (!(angle <= p->angle_tolerance)) state->reached = 0;
-        put3(state->error + row, reach_vec3_scale(omega, target->weight));
+        put3(state->error + row, reach_vec3_scale(omega, weight));
         row += 3;
     }
     state->error_sq = 0;
@@ -364,7 +370,7 @@ void reach__jac_build(const jac_problem *p, const jac_state *state, int normalis
         if (normalised) {
             scale.position = 1 / p->length;
             scale.prismatic = p->length;
-            scale.weight = target->weight;
+            scale.weight = target->weight / p->max_weight;
         }
         int orientation = target->use_orientation != 0;
         add_effector_rows(p, state, target->bone, 1, orientation, scale, matrix, row);

@@ -36,6 +36,7 @@ typedef struct jac_problem {
     jac_joint *joints;        /* per bone, filled for the moving bones */
     reach_quat *orientations; /* per target: its orientation, unit */
     reach_real length;        /* L: what lengths are divided by (1 when the chain has none) */
+    reach_real max_weight;    /* the heaviest target's weight: what weights are divided by */
     reach_real tolerance;     /* position tolerance, rig units */
     reach_real angle_tolerance;
 } jac_problem;
@@ -122,6 +123,13 @@ void reach__jac_state_step(const jac_problem *problem, const jac_state *from, co
 void reach__jac_state_randomise(const jac_problem *problem, uint64_t *rng, jac_state *state);
 
 /* Copies the pose, values and evaluation of one state into another. */
+/* `from` bent off `line` (a world direction): every hinge turned a little, every ball and cone
+ * turned a little about one axis across the line, within the limits; `step` (columns long) is
+ * the work space. The Jacobian of a chain lying on the line to its target has no column that
+ * moves the end along that line: no step helps there, and a bent chain can go on. */
+void reach__jac_state_kick(const jac_problem *problem, const jac_state *from, reach_vec3 line, reach_real *step,
+                           jac_state *to);
+
 void reach__jac_state_copy(const jac_problem *problem, const jac_state *from, jac_state *to);
 
 /* The null-space goal per column (normalised units): the change that would take each moving

@@ -2,9 +2,75 @@
  * from random joint values when an attempt stalls, and return the best pose found. */
 #include "internal.h"
 #include "jacobian_problem.h"
+#include "reach/limits.h"
 
 /* An attempt whose error has not halved over this many iterations has stalled. */
 #define STALL_WINDOW 8
+/* At most this many kicks (reach__jac_state_kick) in one solve, as in FABRIK and CCD. */
+#define MAX_KICKS 2
+
+/* The topmost moving bone on the path from `bone` to the skeleton's root (-1 when none moves):
+ * its joint is where the path turns about. */
+static int pivot_of(const jac_problem *p, int bone) {
+    int pivot = -1;
+    for (int b = bone; b >= 0; b = p->skeleton->parents[b])
+        if (p->first_column[b] >= 0) pivot = b;
+    return pivot;
+}
+
+/* Whether the joints from `bone` up to `pivot` lie on one line (to a thousandth of their links'
+ * length): then every turn of the path moves its end across that line, never along it. */
+static int path_is_straight(const jac_problem *p, const jac_state *state, int bone, int pivot, reach_real links) {
+    const reach_skeleton *sk = p->skeleton;
+    reach_vec3 origin = state->world[pivot].translation, farthest = origin;
+    for (int b = bone; b != pivot; b = sk->parents[b])
+        if (reach_vec3_distance(state->world[b].translation, origin) > reach_vec3_distance(farthest, origin))
+            farthest = state->world[b].translation;
+    reach_vec3 along = reach_vec3_normalize_safe(reach_vec3_sub(farthest, origin), reach_vec3_zero());
+    for (int b = bone; b != pivot; b = sk->parents[b])
+        if (reach_vec3_length_robust(reach_vec3_reject(reach_vec3_sub(state->world[b].translation, origin), along)) >
+            REACH_R(1e-3) * links)
+            return 0;
+    return 1;
+}
+
+/* The line to bend a chain off when no step helps though a target could be met: a path lying
+ * straight, its target not met though within its links' reach (or a meeting pair on one such
+ * path not together). The line runs from the path's pivot to the target. Returns 0 when there
+ * is none: a stall elsewhere (at the limits, in a fold) is the restarts' to deal with. */
+static int stuck_on_a_line(const jac_problem *p, const jac_state *state, reach_vec3 *line) {
+    const reach_skeleton *sk = p->skeleton;
+    for (int t = 0; t < p->target_count; ++t) {
+        const reach_target *target = &p->targets[t];
+        reach_vec3 end = state->world[target->bone].translation;
+        int meet = target->kind == REACH_TARGET_MEET;
+        reach_vec3 goal = meet ? state->world[target->meet_bone].translation : target->position;
+        if (reach_vec3_distance(end, goal) <= p->tolerance) continue;
+        int pivot = pivot_of(p, target->bone);
+        if (pivot < 0) continue;
+        reach_real links = 0;
+        for (int b = target->bone; b != pivot; b = sk->parents[b])
+            links += reach_vec3_length_robust(state->local[b].translation);
+        if (!(links > 0) || !path_is_straight(p, state, target->bone, pivot, links)) continue;
+        if (meet && pivot_of(p, target->meet_bone) >= 0 &&
+            !path_is_straight(p, state, target->meet_bone, pivot_of(p, target->meet_bone), links))
+            continue;
+        *line = reach_vec3_sub(goal, meet ? end : state->world[pivot].translation);
+        if (meet || reach_vec3_length_robust(*line) < links) return 1;
+    }
+    return 0;
+}
+
+/* Whether every moving bone of the pose lies inside its joint's limits (to rounding). */
+static int pose_inside_limits(const jac_problem *p, const reach_transform *pose) {
+    for (int m = 0; m < p->moving_count; ++m) {
+        int bone = p->moving[m];
+        if (reach_joint_limit_error(&p->joints[bone].joint, &p->skeleton->rest[bone], &pose[bone]) >
+            64 * REACH_REAL_EPSILON)
+            return 0;
+    }
+    return 1;
+}
 
 static reach_status check_jacobian_settings(const reach_solver_settings *s) {
     if (s->max_iterations < 0 || s->restarts < 0) return REACH_ERROR_INVALID_ARGUMENT;
@@ -101,7 +167,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
 
     uint64_t rng = settings->seed;
     int restarts_left = settings->restarts;
-    int iterations = 0, attempt_iterations = 0;
+    int iterations = 0, attempt_iterations = 0, kicks = 0;
     reach_real checkpoint = ws.current.error_sq;
     /* Within an attempt the current state only ever improves (a trial is taken only when it is
      * better), so the best is the current one until a restart leaves it: copied then, not at
@@ -119,6 +185,24 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
             checkpoint = ws.current.error_sq;
         }
         if (!stalled || best->reached) continue;
+        reach_vec3 line;
+        if (!moved && kicks < MAX_KICKS && stuck_on_a_line(&p, &ws.current, &line)) {
+            /* Stuck though a target is within reach: a chain on the line to its target. The
+             * best pose so far is kept; the bent one goes on. */
+            if (best == &ws.current) {
+                reach__jac_state_copy(&p, &ws.current, &ws.best);
+                best = &ws.best;
+            }
+            reach__jac_state_kick(&p, &ws.current, line, ws.step, &ws.trial);
+            jac_state kicked = ws.trial;
+            ws.trial = ws.current;
+            ws.current = kicked;
+            ++kicks;
+            attempt_iterations = 0;
+            checkpoint = ws.current.error_sq;
+            if (better(&ws.current, best)) best = &ws.current;
+            continue;
+        }
         if (restarts_left == 0) {
             if (!moved) break; /* nowhere left to go */
             continue;
@@ -138,8 +222,11 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
      * residual that overflowed: targets that far apart are out of range. */
     if (!pose_is_finite(best->local, skeleton->bone_count) || !reach_is_finite(best->residual))
         return REACH_ERROR_OUT_OF_RANGE;
-    for (int i = 0; i < skeleton->bone_count; ++i)
-        pose[i] = best->local[i];
+    /* A pose that already reached inside its limits stays bit for bit, as in FABRIK and CCD;
+     * one outside them comes back inside. */
+    if (iterations > 0 || !pose_inside_limits(&p, pose))
+        for (int i = 0; i < skeleton->bone_count; ++i)
+            pose[i] = best->local[i];
     if (result) {
         result->iterations = iterations;
         result->residual = best->residual;

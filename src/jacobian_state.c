@@ -135,6 +135,29 @@ void reach__jac_state_randomise(const jac_problem *p, uint64_t *rng, jac_state *
     reach__jac_evaluate(p, state);
 }
 
+void reach__jac_state_kick(const jac_problem *p, const jac_state *from, reach_vec3 line, reach_real *step,
+                           jac_state *to) {
+    /* As FABRIK's kick: 1.5 rad in all, at most 0.3 a bone, all about one axis across the line. */
+    reach_real angle = reach_min(REACH_R(0.3), REACH_R(1.5) / (reach_real)p->moving_count);
+    reach_vec3 axis = reach_vec3_scale(
+        reach_vec3_any_perpendicular(reach_vec3_normalize_safe(line, reach_vec3_make(0, 1, 0))), angle);
+    for (int m = 0; m < p->moving_count; ++m) {
+        int bone = p->moving[m];
+        int c = p->first_column[bone];
+        reach_joint_type type = p->joints[bone].joint.type;
+        if (type == REACH_JOINT_HINGE) {
+            step[c] = angle;
+        } else if (type == REACH_JOINT_PRISMATIC) {
+            step[c] = 0;
+        } else {
+            step[c] = axis.x;
+            step[c + 1] = axis.y;
+            step[c + 2] = axis.z;
+        }
+    }
+    reach__jac_state_step(p, from, step, 1, to);
+}
+
 void reach__jac_state_copy(const jac_problem *p, const jac_state *from, jac_state *to) {
     copy_transforms(from->local, to->local, p->skeleton->bone_count);
     copy_transforms(from->world, to->world, p->skeleton->bone_count);

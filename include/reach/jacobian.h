@@ -32,7 +32,8 @@
  * The solver works on normalised quantities: lengths are divided by the moving chain's length
  * L (the sum of the moving bones' rest translations and prismatic ranges), so position rows,
  * rotation rows, hinge angles and prismatic offsets / L are all of order one. Rows are scaled by
- * the target's weight.
+ * the target's weight over the heaviest target's, so only the ratios of the weights count (a lone
+ * target solves alike at any weight).
  *
  * Every step is bounded: no joint moves more than REACH_JACOBIAN_MAX_STEP radians (prismatic
  * joints: that times L) in one iteration, whatever the conditioning of J, so singular poses give
@@ -57,12 +58,15 @@
  * settings.restarts > 0, an attempt that stalls (or stops improving by half over eight
  * iterations) is followed by a restart from random joint values inside the limits (random
  * rotations for ball and cone joints, projected onto their limits), drawn from settings.seed, so
- * the same inputs always give the same result. The best attempt is returned.
+ * the same inputs always give the same result. The best attempt is returned. A chain lying
+ * straight on the line to a target within its reach, where no step lowers the error, is bent off
+ * that line (at most twice a solve) and goes on, as in FABRIK and CCD.
  *
  * The solve is warm started from the pose. Hinge bones are read as the angle about their axis
  * (any swing off the axis is dropped) mapped into their limits, and written back as
  * rest · rotation(axis, angle); prismatic bones likewise along their axis. Bones that do not move
- * are left exactly as they were. */
+ * are left exactly as they were, and so is the whole pose when it already reaches inside its
+ * limits (0 iterations). */
 #ifndef REACH_JACOBIAN_H
 #define REACH_JACOBIAN_H
 
