@@ -208,10 +208,13 @@ reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int
     int length = 1;
     int bone = tip_bone;
     while (bone != root_bone) {
-        bone = skeleton->parents[bone];
-        /* Parents precede children, so walking up always ends; a root reached first means the
-         * tip does not descend from root_bone. */
-        if (bone < 0) return REACH_ERROR_BAD_CHAIN;
+        int parent = skeleton->parents[bone];
+        /* Parents precede children, so walking up always ends (a parent that does not is refused,
+         * as reach_skeleton_validate refuses it); a root reached first means the tip does not
+         * descend from root_bone. */
+        if (parent < -1 || parent >= bone) return REACH_ERROR_BAD_PARENT;
+        if (parent < 0) return REACH_ERROR_BAD_CHAIN;
+        bone = parent;
         ++length;
     }
     if (length > capacity) {
@@ -230,6 +233,8 @@ reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int
 static reach_status check_chain_links(const reach_skeleton *skeleton, const int *chain, int count) {
     for (int k = 0; k < count; ++k) {
         if (chain[k] < 0 || chain[k] >= skeleton->bone_count) return REACH_ERROR_BAD_CHAIN;
+        int parent = skeleton->parents[chain[k]];
+        if (parent < -1 || parent >= chain[k]) return REACH_ERROR_BAD_PARENT;
         if (k > 0 && skeleton->parents[chain[k]] != chain[k - 1]) return REACH_ERROR_BAD_CHAIN;
     }
     return REACH_OK;

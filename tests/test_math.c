@@ -107,6 +107,13 @@ static void any_perpendicular_is_unit_and_perpendicular(void **state) {
     }
 }
 
+/* Row c of m: column c of its transpose, a rotation's inverse. */
+static reach_vec3 row_of(reach_mat3 m, int c) {
+    const reach_real x[3] = {m.col[0].x, m.col[0].y, m.col[0].z}, y[3] = {m.col[1].x, m.col[1].y, m.col[1].z},
+                     z[3] = {m.col[2].x, m.col[2].y, m.col[2].z};
+    return reach_vec3_make(x[c], y[c], z[c]);
+}
+
 static void matrices_and_quaternions_agree(void **state) {
     (void)state;
     test_rng rng = test_rng_make(3);
@@ -128,6 +135,19 @@ static void matrices_and_quaternions_agree(void **state) {
     reach_mat3 untouched = singular;
     assert_false(reach_mat3_inverse(singular, &untouched));
     assert_true(test_bytes_equal(&untouched, &singular, sizeof singular));
+    /* Far from singular at any scale whose inverse is in range: a rotation scaled by 2^±60 (its
+     * determinant, 2^±180, is beyond float's range), and by 2^±120. */
+    const int exponents[] = {-120, -60, 60, 120};
+    for (int e = 0; e < 4; ++e) {
+        reach_quat q = test_unit_quat(&rng);
+        reach_mat3 m = reach_mat3_from_quat(q), scaled = m, inv;
+        for (int c = 0; c < 3; ++c)
+            scaled.col[c] = reach_vec3_scale(m.col[c], reach_ldexp(1, exponents[e]));
+        assert_true(reach_mat3_inverse(scaled, &inv));
+        for (int c = 0; c < 3; ++c)
+            ASSERT_VEC3_NEAR(reach_vec3_scale(inv.col[c], reach_ldexp(1, exponents[e])), row_of(m, c), 4 * ROT_TOL,
+                             "inverse at any scale");
+    }
 }
 
 static void transforms_compose_and_invert(void **state) {

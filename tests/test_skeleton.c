@@ -176,6 +176,33 @@ static void chains_are_found_root_first(void **state) {
     assert_int_equal(count, 1);
 }
 
+/* Parents that reach_skeleton_validate refuses are refused on the way up too: a cycle (it
+ * walked forever), a parent out of range (it read outside the array), a bone its own parent. The
+ * chain's bones and the pose stay untouched. */
+static void chains_refuse_bad_parents(void **state) {
+    (void)state;
+    const int bad[][3] = {{-1, 2, 1}, {-1, 0, 7}, {-1, 0, -3}, {-1, 0, 2}};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b) {
+        rig r;
+        make_chain(&r, 3, 1);
+        for (int i = 0; i < 3; ++i)
+            r.parents[i] = bad[b][i];
+        int bones[3] = {-9, -9, -9}, count = -9;
+        assert_int_equal(reach_chain_find(&r.skeleton, 0, 2, bones, 3, &count), REACH_ERROR_BAD_PARENT);
+        assert_int_equal(bones[0], -9);
+        assert_int_equal(count, -9);
+        const int chain[2] = {2, 1};
+        reach_transform local[3], world[3], before[3];
+        for (int i = 0; i < 3; ++i)
+            local[i] = world[i] = reach_transform_identity();
+        memcpy(before, local, sizeof before);
+        const reach_vec3 positions[2] = {{0, 0, 0}, {0, 1, 0}};
+        reach_status st = reach_chain_apply_positions(&r.skeleton, chain, 2, positions, local, world);
+        assert_true(st == REACH_ERROR_BAD_PARENT || st == REACH_ERROR_BAD_CHAIN);
+        assert_memory_equal(before, local, sizeof before);
+    }
+}
+
 /* Random new joint positions with the bone lengths kept (random directions), pushed back into
  * rotations, then forward kinematics must reproduce them; the tip keeps its world rotation. */
 static void positions_back_to_rotations_round_trip(void **state) {
@@ -252,6 +279,7 @@ int main(void) {
         cmocka_unit_test(joint_values_round_trip_and_respect_limits),
         cmocka_unit_test(hinge_values_read_back_inside_their_range),
         cmocka_unit_test(chains_are_found_root_first),
+        cmocka_unit_test(chains_refuse_bad_parents),
         cmocka_unit_test(positions_back_to_rotations_round_trip),
         cmocka_unit_test(unchanged_direction_means_unchanged_rotation),
     };

@@ -97,7 +97,9 @@ REACH_API reach_status reach_pose_set_values(const reach_skeleton *skeleton, con
 
 /** The bones from root_bone down to tip_bone, root first, written to bones[0 .. *count).
  * REACH_ERROR_BAD_CHAIN when tip_bone does not descend from root_bone;
- * REACH_ERROR_BUFFER_TOO_SMALL (with *count set to the size needed) when capacity is short. */
+ * REACH_ERROR_BUFFER_TOO_SMALL (with *count set to the size needed) when capacity is short;
+ * REACH_ERROR_BAD_PARENT when a parent on the way up is out of range or does not precede its
+ * child (what reach_skeleton_validate refuses; the other parents are not read). */
 REACH_API reach_status reach_chain_find(const reach_skeleton *skeleton, int root_bone, int tip_bone, int *bones,
                                         int capacity, int *count);
 
@@ -110,7 +112,8 @@ REACH_API reach_status reach_chain_find(const reach_skeleton *skeleton, int root
  * world must hold the current world transforms of the pose (from reach_forward_kinematics); both
  * local and world are updated for the chain's bones and their descendants stay consistent
  * once forward kinematics runs again. Errors, with local and world untouched: a bone out of range
- * or not the child of the one before it (REACH_ERROR_BAD_CHAIN), NaN or infinity in positions
+ * or not the child of the one before it (REACH_ERROR_BAD_CHAIN), a chain bone whose parent is out
+ * of range or does not precede it (REACH_ERROR_BAD_PARENT), NaN or infinity in positions
  * (REACH_ERROR_NOT_FINITE), NULL pointers or count < 1 (REACH_ERROR_INVALID_ARGUMENT). */
 REACH_API reach_status reach_chain_apply_positions(const reach_skeleton *skeleton, const int *chain, int count,
                                                    const reach_vec3 *positions, reach_transform *local,

@@ -5,7 +5,7 @@
  * Every iterative solver has the same shape:
  *
  *     size_t need = reach_X_scratch_size(&skeleton, target_count);
- *     ... give it `need` bytes of memory you own (aligned for reach_real and pointers) ...
+ *     ... give it `need` bytes of memory you own (any alignment: the solvers align their pieces) ...
  *     reach_status st = reach_X_solve(&skeleton, targets, target_count, &settings,
  *                                     pose, scratch, need, &result);
  *

@@ -60,6 +60,8 @@ typedef struct reach_affine {
 #define reach_exp   exp
 #define reach_floor floor
 #define reach_fmod  fmod
+#define reach_frexp frexp
+#define reach_ldexp ldexp
 #else
 #define REACH_R(x)  (x##f)
 #define reach_sqrt  sqrtf
@@ -71,6 +73,8 @@ typedef struct reach_affine {
 #define reach_exp   expf
 #define reach_floor floorf
 #define reach_fmod  fmodf
+#define reach_frexp frexpf
+#define reach_ldexp ldexpf
 #endif
 
 #define REACH_PI REACH_R(3.14159265358979323846)
@@ -326,8 +330,22 @@ static inline reach_mat3 reach_mat3_mul(reach_mat3 a, reach_mat3 b) {
 static inline reach_real reach_mat3_determinant(reach_mat3 m) {
     return reach_vec3_dot(m.col[0], reach_vec3_cross(m.col[1], m.col[2]));
 }
-/** Inverse by the adjugate; returns 0 (and leaves *out alone) when m is singular. */
+/** Inverse by the adjugate; returns 0 (and leaves *out alone) when m is singular or its inverse
+ * lies beyond the range of reach_real. */
 static inline int reach_mat3_inverse(reach_mat3 m, reach_mat3 *out) {
+    /* Scaled by a power of two (exact) so its largest entry is about 1: the determinant of a map
+     * scaled by 1e13 or 1e-13 would leave float's range, though the map is far from singular.
+     * inverse(M) = s · inverse(s · M). */
+    reach_real largest = 0;
+    for (int c = 0; c < 3; ++c)
+        largest = reach_max(
+            largest, reach_max(reach_fabs(m.col[c].x), reach_max(reach_fabs(m.col[c].y), reach_fabs(m.col[c].z))));
+    if (!(largest > 0) || !reach_is_finite(largest)) return 0;
+    int exponent;
+    (void)reach_frexp(largest, &exponent);
+    for (int c = 0; c < 3; ++c)
+        m.col[c] = reach_vec3_make(reach_ldexp(m.col[c].x, -exponent), reach_ldexp(m.col[c].y, -exponent),
+                                   reach_ldexp(m.col[c].z, -exponent));
     reach_vec3 r0 = reach_vec3_cross(m.col[1], m.col[2]);
     reach_vec3 r1 = reach_vec3_cross(m.col[2], m.col[0]);
     reach_vec3 r2 = reach_vec3_cross(m.col[0], m.col[1]);
@@ -336,9 +354,17 @@ static inline int reach_mat3_inverse(reach_mat3 m, reach_mat3 *out) {
     reach_real inv = 1 / det;
     if (!reach_is_finite(inv)) return 0; /* a determinant below the range's floor */
     /* rows of the inverse are r0, r1, r2 scaled; store as columns of the transpose */
-    out->col[0] = reach_vec3_make(r0.x * inv, r1.x * inv, r2.x * inv);
-    out->col[1] = reach_vec3_make(r0.y * inv, r1.y * inv, r2.y * inv);
-    out->col[2] = reach_vec3_make(r0.z * inv, r1.z * inv, r2.z * inv);
+    reach_mat3 scaled;
+    scaled.col[0] = reach_vec3_make(r0.x * inv, r1.x * inv, r2.x * inv);
+    scaled.col[1] = reach_vec3_make(r0.y * inv, r1.y * inv, r2.y * inv);
+    scaled.col[2] = reach_vec3_make(r0.z * inv, r1.z * inv, r2.z * inv);
+    for (int c = 0; c < 3; ++c) {
+        scaled.col[c] =
+            reach_vec3_make(reach_ldexp(scaled.col[c].x, -exponent), reach_ldexp(scaled.col[c].y, -exponent),
+                            reach_ldexp(scaled.col[c].z, -exponent));
+        if (!reach_vec3_is_finite(scaled.col[c])) return 0; /* the inverse itself out of range */
+    }
+    *out = scaled;
     return 1;
 }
 
