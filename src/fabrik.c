@@ -219,8 +219,6 @@ static reach_vec3 root_joint(const reach__ik *ik) {
 
 int reach__fabrik_iterate(reach__ik *ik) {
     if (ik->free_chain) return reach__fabrik_chain_iterate(ik);
-    /* Positions alone may have moved (CCD hands its crawling solves to this iteration). */
-    reach__ik_sync_rotations(ik);
     const reach_vec3 *aim_all = out_of_reach(ik);
     if (aim_all) return forward(ik, aim_all);
     reach__ik_update_goals(ik);

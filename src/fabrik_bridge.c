@@ -37,11 +37,12 @@ int reach__ik_root_bridge(reach__ik *ik, reach_vec3 root) {
             continue;
         }
         /* The first joint the bones up to it can reach. k = 2 is the closing step the passes
-         * take anyway; a gap shorter than the straight run less the closing bone would need the
-         * run folded, which is not this bridge's shape. */
+         * take anyway. */
         if (k == 2 || !(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)) return 0;
         reach_real d = reach_sqrt(d2);
-        if (d < run - last) return 0;
+        /* No triangle: the run would have to fold back (d < run − last), or the closing bone
+         * is longer than the run and the gap together (d < last − run). */
+        if (d < reach_fabs(run - last)) return 0;
         reach_vec3 u = reach_vec3_scale(gap, 1 / d);
         reach_vec3 apex = apex_of(root, u, d, run, last, pos[active[k - 1]]);
         reach_vec3 along = reach__unit(reach_vec3_sub(apex, root), u);

@@ -172,12 +172,15 @@ typedef struct reach__ik {
     int free_chain;           /* one position target on a chain of freely turning joints */
     int lone_chain;           /* one position target (no orientation) at the end of a chain of
                                  three or more moving links: where the bridge from the root applies */
+    int ccd_hands_off;        /* CCD's own solve of a free chain whose end does not slide, with no
+                                 cap on its steps: crawling or out-of-reach iterations are FABRIK's */
     int crawling;             /* set by the driver: the last iterations did not halve the error */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
-    int start_inside_limits; /* the starting pose's moving bones satisfy their joints */
+    int start_inside_limits; /* the starting pose's moving bones satisfy their joints, their
+                                rotations of unit length: a pose that reaches is then kept */
     reach_real lever;        /* CCD: orientation points sit this far out along the axes */
     reach_real max_step;     /* CCD: largest turn of one joint in one step; 0 none */
     int slides_prismatic;    /* CCD steps slide prismatic joints (not in FABRIK's polish) */
@@ -224,12 +227,15 @@ int reach__ik_target_out_of_reach(const reach__ik *ik);
 #define REACH__CRAWL_ITERATIONS 2
 
 /* The bridge from the root (fabrik_bridge.c), on a lone chain (ik->lone_chain) after FABRIK's
- * backward pass: the first joint k the backward pass left that the bones up to it can reach from
- * `root` (the root's joint, which does not move), bones 0 … k − 2 straight and bone k − 1
- * closing the triangle. Rewrites the positions of joints 0 … k − 1 so and returns 1; from k on
+ * backward pass. Joint j of the chain is ik->pos[ik->active[j]] (joint 0 the root's, which does
+ * not move), and link j the bone between joints j − 1 and j. The bridge finds the first joint
+ * k the backward pass left that links 1 … k can reach from `root`, links 1 … k − 1 straight (the
+ * run) and link k closing the triangle; it rewrites joints 0 … k − 1 so and returns 1. From k on
  * the chain lies as the backward pass left it, ending on the target, so the forward pass that
  * follows reaches in this iteration. Returns 0, moving nothing, where no such joint exists past
- * the second (the passes' own closing step covers k = 2) or the run would have to fold. */
+ * the second (the passes' own closing step covers k = 2) or the first that fits has no
+ * triangle (the run would have to fold back, or the closing link is longer than the run and the
+ * gap together). */
 int reach__ik_root_bridge(reach__ik *ik, reach_vec3 root);
 
 /* Recovers local and world rotations from moved positions, once: each bone turns by the smallest

@@ -257,6 +257,10 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->start_inside_limits = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
+        /* A rotation of another length turns the bone alike here but not in the caller's forward
+         * kinematics: such a pose is written back, made unit, even if it already reaches. */
+        if (!(reach_fabs(reach_quat_dot(ik->local[b].rotation, ik->local[b].rotation) - 1) <= 8 * REACH_REAL_EPSILON))
+            ik->start_inside_limits = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
         if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
         reach_joint joint = skeleton->joints[b];
@@ -295,6 +299,7 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
                      ik->active_count >= 4;
     ik->crawling = 0;
+    ik->ccd_hands_off = 0; /* set by reach__ik_solve for CCD's own solves */
     ik->rotations_stale = 0;
     ik->angle_tolerance = settings->angle_tolerance;
     ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
@@ -419,6 +424,10 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     ik.slides_prismatic = !fabrik_rules;
+    if (!fabrik_rules && ik.free_chain && s.ccd_max_step == 0) {
+        int tip = ik.active[ik.active_count - 1];
+        ik.ccd_hands_off = reach__joint_type(skeleton, tip) != REACH_JOINT_PRISMATIC;
+    }
     reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, fabrik_rules && s.fabrik_move_root);
     /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
      * reaches stays bit for bit, frame after frame. */

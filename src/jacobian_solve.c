@@ -36,8 +36,10 @@ static int path_is_straight(const jac_problem *p, const jac_state *state, int bo
 
 /* The line to bend a chain off when no step helps though a target could be met: a path lying
  * straight, its target not met though within its links' reach (or a meeting pair on one such
- * path not together). The line runs from the path's pivot to the target. Returns 0 when there
- * is none: a stall elsewhere (at the limits, in a fold) is the restarts' to deal with. */
+ * path not together). A straight path moves its end only across its own line, so a stall there
+ * means the error lies along it. The line runs from the path's pivot to the target. Returns 0
+ * when there is none: a stall elsewhere (at the limits, in a fold) is the restarts' to deal
+ * with. */
 static int stuck_on_a_line(const jac_problem *p, const jac_state *state, reach_vec3 *line) {
     const reach_skeleton *sk = p->skeleton;
     for (int t = 0; t < p->target_count; ++t) {
@@ -61,10 +63,14 @@ static int stuck_on_a_line(const jac_problem *p, const jac_state *state, reach_v
     return 0;
 }
 
-/* Whether every moving bone of the pose lies inside its joint's limits (to rounding). */
-static int pose_inside_limits(const jac_problem *p, const reach_transform *pose) {
+/* Whether the pose is what the solver would write for it: every moving bone inside its joint's
+ * limits and turned by a rotation of unit length (to rounding). A rotation of another length
+ * turns the bone alike here, but not in the caller's forward kinematics. */
+static int pose_as_solved(const jac_problem *p, const reach_transform *pose) {
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
+        if (!(reach_fabs(reach_quat_dot(pose[bone].rotation, pose[bone].rotation) - 1) <= 8 * REACH_REAL_EPSILON))
+            return 0;
         if (reach_joint_limit_error(&p->joints[bone].joint, &p->skeleton->rest[bone], &pose[bone]) >
             64 * REACH_REAL_EPSILON)
             return 0;
@@ -222,9 +228,9 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
      * residual that overflowed: targets that far apart are out of range. */
     if (!pose_is_finite(best->local, skeleton->bone_count) || !reach_is_finite(best->residual))
         return REACH_ERROR_OUT_OF_RANGE;
-    /* A pose that already reached inside its limits stays bit for bit, as in FABRIK and CCD;
-     * one outside them comes back inside. */
-    if (iterations > 0 || !pose_inside_limits(&p, pose))
+    /* A pose that already reached inside its limits, its rotations unit, stays bit for bit, as
+     * in FABRIK and CCD; any other comes back inside the limits and made unit. */
+    if (iterations > 0 || !pose_as_solved(&p, pose))
         for (int i = 0; i < skeleton->bone_count; ++i)
             pose[i] = best->local[i];
     if (result) {

@@ -146,7 +146,10 @@ void reach__jac_state_kick(const jac_problem *p, const jac_state *from, reach_ve
         int c = p->first_column[bone];
         reach_joint_type type = p->joints[bone].joint.type;
         if (type == REACH_JOINT_HINGE) {
-            step[c] = angle;
+            /* Toward the end of the range with more room: a straight one-sided knee bends the
+             * way it can. */
+            const reach_joint *joint = &p->joints[bone].joint;
+            step[c] = joint->max - from->values[c] >= from->values[c] - joint->min ? angle : -angle;
         } else if (type == REACH_JOINT_PRISMATIC) {
             step[c] = 0;
         } else {

@@ -96,22 +96,42 @@ static void weights_are_relative(void **state) {
     }
 }
 
-/* A pose that already reaches comes back bit for bit, quaternions of any length included (the
- * solver normalised them and rewrote hinges); one outside its limits comes back inside. */
+/* A pose that already reaches inside its limits comes back bit for bit (the solver normalised
+ * every rotation and rewrote hinges). One whose rotations are not of unit length comes back made
+ * unit, in every solver: such a rotation turns a bone alike inside the solver but not in forward
+ * kinematics, which takes rotations as given. One outside its limits comes back inside. */
 static void a_pose_that_reaches_is_left_alone(void **state) {
     (void)state;
     chain c;
     make_chain(&c, 4, 0);
     reach_transform pose[8], before[8];
     reach_pose_rest(&c.skeleton, pose);
-    pose[1].rotation = reach_quat_make(0, 0, 0, 2);
+    pose[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(0.5));
     memcpy(before, pose, sizeof pose);
-    reach_target target = reach_target_position(3, reach_vec3_make(0, 3, 0));
+    reach_transform world[8];
+    reach_forward_kinematics(&c.skeleton, pose, world);
+    reach_target target = reach_target_position(3, world[3].translation);
     reach_solve_result result;
     assert_int_equal(solve(&c, &target, NULL, pose, &result), REACH_OK);
     assert_int_equal(result.iterations, 0);
     assert_true(result.reached);
     assert_memory_equal(before, pose, 4 * sizeof(reach_transform));
+
+    typedef reach_status (*solver)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
+                                   reach_transform *, void *, size_t, reach_solve_result *);
+    const solver solvers[3] = {reach_jacobian_solve, reach_fabrik_solve, reach_ccd_solve};
+    static unsigned char scratch[1 << 16];
+    for (int s = 0; s < 3; ++s) {
+        memcpy(pose, before, sizeof pose);
+        reach_quat q = pose[1].rotation;
+        pose[1].rotation = reach_quat_make(2 * q.x, 2 * q.y, 2 * q.z, 2 * q.w);
+        assert_int_equal(solvers[s](&c.skeleton, &target, 1, NULL, pose, scratch, sizeof scratch, &result), REACH_OK);
+        assert_true(result.reached);
+        ASSERT_NEAR(reach_quat_dot(pose[1].rotation, pose[1].rotation), 1, 1e-5, "unit rotation");
+        reach_forward_kinematics(&c.skeleton, pose, world);
+        assert_true(reach_vec3_distance(world[3].translation, target.position) <= result.residual + 1e-5);
+    }
+    memcpy(pose, before, sizeof pose);
 
     /* Hinges about +z; bone 1 turned about +x as well, off its axis and outside its joint. */
     make_chain(&c, 4, 1);
@@ -121,11 +141,35 @@ static void a_pose_that_reaches_is_left_alone(void **state) {
     assert_true(reach_joint_limit_error(&c.joints[1], &c.rest[1], &pose[1]) <= 1e-6);
 }
 
+/* The kick turns a hinge toward the end of its range with more room: an arm whose elbows bend
+ * one way only (-2.5 to 0; its shoulder turns both ways), straight, toward a point on its line,
+ * bends the way it can (turned the other way, the elbows stayed straight, 1.5 short). */
+static void one_sided_hinges_bend_the_way_they_can(void **state) {
+    (void)state;
+    chain c;
+    make_chain(&c, 4, 1);
+    for (int i = 1; i < 3; ++i)
+        c.joints[i] = reach_joint_hinge(reach_vec3_make(0, 0, 1), REACH_R(-2.5), 0);
+    for (int m = 0; m < 4; ++m) {
+        reach_solver_settings settings = reach_solver_default_settings();
+        settings.jacobian_method = all_methods[m];
+        reach_transform pose[8];
+        reach_pose_rest(&c.skeleton, pose);
+        reach_target target = reach_target_position(3, reach_vec3_make(0, REACH_R(1.5), 0));
+        reach_solve_result result;
+        assert_int_equal(solve(&c, &target, &settings, pose, &result), REACH_OK);
+        if (!result.reached)
+            fail_msg("%s: %d iterations, residual %g", reach_jacobian_method_name(all_methods[m]), result.iterations,
+                     (double)result.residual);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(straight_chains_bend_off_their_line),
         cmocka_unit_test(weights_are_relative),
         cmocka_unit_test(a_pose_that_reaches_is_left_alone),
+        cmocka_unit_test(one_sided_hinges_bend_the_way_they_can),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

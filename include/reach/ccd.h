@@ -30,7 +30,8 @@
  * position target, an iteration whose target lies beyond the chain's length, or that follows
  * two that did not halve the error, is FABRIK's (fabrik.h: straight toward the target, or its
  * bridge from the root): sweeps alone never lay such a chain straight, and near the edge of its
- * reach they crawl. With limits they still crawl there (docs/solvers.md).
+ * reach they crawl. Not when the end joint slides, nor under ccd_max_step; with limits sweeps
+ * still crawl there (docs/solvers.md).
  * A stalled solve bends a chain off the line to its target (a meeting pair off the line between
  * them), and one with hinges that stops short starts once more from the middle of every range,
  * keeping the nearer pose; `limited` as in fabrik.h. */
