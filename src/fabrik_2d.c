@@ -183,6 +183,47 @@ static int ccd_sweep(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
     return clamped;
 }
 
+/* ---- the bridge from the root ----------------------------------------------------------- */
+
+/* fabrik_bridge.c's bridge on an unlimited 2-D chain, after the backward pass: the first joint k
+ * that bones 0 … k − 1 reach from the root, bones 0 … k − 2 straight and bone k − 1 closing the
+ * triangle onto joint k, on the side of the line where the backward pass left joint k − 1.
+ * Rewrites joints 0 … k − 1 and returns 1 (the rest of the chain ends on the target); 0, moving
+ * nothing, where no joint past the second fits or its triangle does not exist. */
+static int root_bridge_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
+    reach_vec2 *j = chain->joints;
+    int n = chain->bone_count;
+    reach_real run = chain->lengths[0];
+    for (int k = 2; k <= n; ++k) {
+        reach_real last = chain->lengths[k - 1], total = run + last;
+        reach_vec2 gap = reach_vec2_sub(j[k], root);
+        reach_real d = reach_vec2_length(gap);
+        if (!(d <= total)) {
+            run = total;
+            continue;
+        }
+        if (k == 2 || !(d > 0) || d < reach_fabs(run - last)) return 0;
+        reach_vec2 u = reach_vec2_scale(gap, 1 / d);
+        /* From the shorter side's end, so that a long run does not swamp the closing bone. */
+        reach_real near = reach_min(run, last), far = reach_max(run, last);
+        reach_real foot = reach_clamp((d * d + (near - far) * (near + far)) / (d + d), -near, near);
+        reach_real height = reach_sqrt(reach_max(0, (near - foot) * (near + foot)));
+        if (run > last) foot = d - foot;
+        reach_real side = reach_vec2_cross(u, reach_vec2_sub(j[k - 1], root)) < 0 ? -1 : 1;
+        reach_vec2 apex = reach_vec2_add(reach_vec2_add(root, reach_vec2_scale(u, foot)),
+                                         reach_vec2_scale(reach_vec2_perp(u), side * height));
+        reach_vec2 along = direction(root, apex, u);
+        reach_real laid = 0;
+        j[0] = root;
+        for (int i = 1; i < k; ++i) {
+            laid += chain->lengths[i - 1];
+            j[i] = reach_vec2_add(root, reach_vec2_scale(along, laid));
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- the solve -------------------------------------------------------------------------- */
 
 static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
@@ -192,10 +233,12 @@ static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 /* One iteration: CCD once polishing, else FABRIK's passes (or, for a target beyond the chain's
  * length, every bone aimed straight at it, as seed 002 does). */
 static int iterate_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
-                      int polishing) {
+                      int polishing, int crawling) {
     if (polishing) return ccd_sweep(chain, target);
     if (reach_vec2_distance(target, root) >= total) return forward_2d(chain, root, &target);
     backward_2d(chain, target);
+    /* Near the edge of its reach an unlimited chain crawls, as in 3-D (fabrik.h). */
+    if (crawling && !limited(chain) && root_bridge_2d(chain, root)) return 0;
     return forward_2d(chain, root, NULL);
 }
 
@@ -219,11 +262,14 @@ static void run_2d(const reach_fabrik_2d_chain *chain, reach_vec2 *root, reach_v
                    reach_real tolerance, const reach_solver_settings *s, reach_solve_result *r) {
     int n = chain->bone_count, first = r->iterations;
     reach_real previous = miss(chain, target), best = previous;
-    int polishing = 0, since_best = 0;
+    int polishing = 0, since_best = 0, slow = 0;
+    reach_real last = previous;
     while (r->iterations < s->max_iterations && miss(chain, target) > tolerance) {
         ++r->iterations;
-        r->limited = iterate_2d(chain, *root, target, total, polishing);
+        r->limited = iterate_2d(chain, *root, target, total, polishing, slow >= REACH__CRAWL_ITERATIONS);
         reach_real now = miss(chain, target);
+        slow = now > REACH_R(0.5) * last ? slow + 1 : 0;
+        last = now;
         /* As in 3-D: FABRIK that wanders without getting nearer, or has used half the budget,
          * hands over to CCD sweeps, which only move downhill. */
         since_best = now < REACH__POLISH_PROGRESS * best ? 0 : since_best + 1;

@@ -120,8 +120,9 @@ typedef struct reach_fabrik_2d_chain {
  * (float) or 1e150 (double) (REACH_ERROR_OUT_OF_RANGE). The joints need not start at the
  * lengths apart: a forward pass puts them there before the first iteration. Like the 3-D
  * solver, each forward pass places the first bone so that the next one can close onto where the
- * backward pass left the rest of the chain (the analytic two-bone step), and a solve that stalls
- * or wanders goes on with CCD sweeps (see reach_fabrik_solve). */
+ * backward pass left the rest of the chain (the analytic two-bone step), an unlimited chain
+ * whose passes crawl takes the bridge from the root, and a solve that stalls or wanders goes on
+ * with CCD sweeps (see reach_fabrik_solve). */
 REACH_API reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
                                              const reach_solver_settings *settings, reach_solve_result *result);
 
