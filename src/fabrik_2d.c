@@ -186,10 +186,10 @@ static int ccd_sweep(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 /* ---- the bridge from the root ----------------------------------------------------------- */
 
 /* fabrik_bridge.c's bridge on an unlimited 2-D chain, after the backward pass: the first joint k
- * that bones 0 … k − 1 reach from the root, bones 0 … k − 2 straight and bone k − 1 closing the
+ * that bones 0 … k − 1 reach from the root, bones 0 … k − 2 straight and bone k − 1 closing a
  * triangle onto joint k, on the side of the line where the backward pass left joint k − 1.
  * Rewrites joints 0 … k − 1 and returns 1 (the rest of the chain ends on the target); 0, moving
- * nothing, where no joint past the second fits or its triangle does not exist. */
+ * nothing, where that joint is the second (the forward pass's closing step) or none fits. */
 static int root_bridge_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
     reach_vec2 *j = chain->joints;
     int n = chain->bone_count;
@@ -198,11 +198,15 @@ static int root_bridge_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
         reach_real last = chain->lengths[k - 1], total = run + last;
         reach_vec2 gap = reach_vec2_sub(j[k], root);
         reach_real d = reach_vec2_length(gap);
-        if (!(d <= total)) {
+        /* Joint k out of reach of the links up to it, or no triangle to close onto it (the run
+         * would fold back, or the closing link is longer than the run and the gap together):
+         * look further along. */
+        if (!(d <= total) || d < reach_fabs(run - last)) {
             run = total;
             continue;
         }
-        if (k == 2 || !(d > 0) || d < reach_fabs(run - last)) return 0;
+        /* k = 2 is the closing step the forward pass takes anyway. */
+        if (k == 2 || !(d > 0)) return 0;
         reach_vec2 u = reach_vec2_scale(gap, 1 / d);
         /* From the shorter side's end, so that a long run does not swamp the closing bone. */
         reach_real near = reach_min(run, last), far = reach_max(run, last);
@@ -231,7 +235,8 @@ static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 }
 
 /* One iteration: CCD once polishing, else FABRIK's passes (or, for a target beyond the chain's
- * length, every bone aimed straight at it, as seed 002 does). */
+ * length, every bone aimed straight at it, as seed 002 does); an unlimited chain that crawls
+ * takes the bridge from the root in place of the forward pass. */
 static int iterate_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
                       int polishing, int crawling) {
     if (polishing) return ccd_sweep(chain, target);
@@ -319,7 +324,7 @@ reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec
 
     reach_solve_result r = {0, 0, 0, 0, 0};
     /* The starting joints need not be the lengths apart; a forward pass makes them so, and the
-     * pose handed back always comes out of one. */
+     * pose handed back comes out of one, or of the bridge, which lays the lengths exactly too. */
     r.limited = forward_2d(chain, root, NULL);
     run_2d(chain, &root, target, total, tolerance, &s, &r);
     r.residual = miss(chain, target);

@@ -32,17 +32,19 @@ int reach__ik_root_bridge(reach__ik *ik, reach_vec3 root) {
         reach_real last = ik->link_length[active[k]], total = run + last;
         reach_vec3 gap = reach_vec3_sub(pos[active[k]], root);
         reach_real d2 = reach_vec3_dot(gap, gap);
-        if (d2 > total * total) {
+        /* Joint k out of reach of the links up to it, or no triangle to close onto it (the run
+         * would fold back, or the closing link is longer than the run and the gap together):
+         * look further along. */
+        reach_real lack = run - last;
+        if (d2 > total * total || d2 < lack * lack) {
             run = total;
             continue;
         }
-        /* The first joint the bones up to it can reach. k = 2 is the closing step the passes
+        /* The first joint the links up to it can reach. k = 2 is the closing step the passes
          * take anyway. */
         if (k == 2 || !(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)) return 0;
         reach_real d = reach_sqrt(d2);
-        /* No triangle: the run would have to fold back (d < run − last), or the closing bone
-         * is longer than the run and the gap together (d < last − run). */
-        if (d < reach_fabs(run - last)) return 0;
+        if (d < reach_fabs(lack)) return 0; /* a rounding away from the test on squares */
         reach_vec3 u = reach_vec3_scale(gap, 1 / d);
         reach_vec3 apex = apex_of(root, u, d, run, last, pos[active[k - 1]]);
         reach_vec3 along = reach__unit(reach_vec3_sub(apex, root), u);

@@ -232,10 +232,10 @@ int reach__ik_target_out_of_reach(const reach__ik *ik);
  * k the backward pass left that links 1 … k can reach from `root`, links 1 … k − 1 straight (the
  * run) and link k closing the triangle; it rewrites joints 0 … k − 1 so and returns 1. From k on
  * the chain lies as the backward pass left it, ending on the target, so the forward pass that
- * follows reaches in this iteration. Returns 0, moving nothing, where no such joint exists past
- * the second (the passes' own closing step covers k = 2) or the first that fits has no
- * triangle (the run would have to fold back, or the closing link is longer than the run and the
- * gap together). */
+ * follows reaches in this iteration. Joints that the links up to them cannot reach, or onto
+ * which no triangle closes (the run would have to fold back, or the closing link is longer than
+ * the run and the gap together), are passed over. Returns 0, moving nothing, where the first
+ * that fits is the second (the passes' own closing step covers k = 2) or none does. */
 int reach__ik_root_bridge(reach__ik *ik, reach_vec3 root);
 
 /* Recovers local and world rotations from moved positions, once: each bone turns by the smallest
