@@ -267,14 +267,13 @@ static void run_2d(const reach_fabrik_2d_chain *chain, reach_vec2 *root, reach_v
                    reach_real tolerance, const reach_solver_settings *s, reach_solve_result *r) {
     int n = chain->bone_count, first = r->iterations;
     reach_real previous = miss(chain, target), best = previous;
-    int polishing = 0, since_best = 0, slow = 0;
+    int polishing = 0, since_best = 0, slow = 0, crawling = 0;
     reach_real last = previous;
     while (r->iterations < s->max_iterations && miss(chain, target) > tolerance) {
         ++r->iterations;
-        r->limited = iterate_2d(chain, *root, target, total, polishing, slow >= REACH__CRAWL_ITERATIONS);
+        r->limited = iterate_2d(chain, *root, target, total, polishing, crawling);
         reach_real now = miss(chain, target);
-        slow = now > REACH_R(0.5) * last ? slow + 1 : 0;
-        last = now;
+        crawling = reach__crawl_step(&slow, &last, now);
         /* As in 3-D: FABRIK that wanders without getting nearer, or has used half the budget,
          * hands over to CCD sweeps, which only move downhill. */
         since_best = now < REACH__POLISH_PROGRESS * best ? 0 : since_best + 1;

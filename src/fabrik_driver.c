@@ -121,13 +121,11 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
      * inside them, even when it already reaches. Every change to the pose is assessed once, right
      * after it: the residuals for this test, the weighted error for progress and stalls. */
-    while (r->iterations < settings->max_iterations && !(reached && (r->iterations > 0 || ik->start_inside_limits))) {
+    while (r->iterations < settings->max_iterations && !(reached && (r->iterations > 0 || ik->start_as_solved))) {
         ++r->iterations;
         r->limited = iterate(ik);
         reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &error);
-        slow = error > REACH_R(0.5) * last ? slow + 1 : 0;
-        ik->crawling = slow >= REACH__CRAWL_ITERATIONS;
-        last = error;
+        ik->crawling = reach__crawl_step(&slow, &last, error);
         if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
             since_best = 0;

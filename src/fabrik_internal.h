@@ -179,11 +179,11 @@ typedef struct reach__ik {
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
-    int start_inside_limits; /* the starting pose's moving bones satisfy their joints, their
-                                rotations of unit length: a pose that reaches is then kept */
-    reach_real lever;        /* CCD: orientation points sit this far out along the axes */
-    reach_real max_step;     /* CCD: largest turn of one joint in one step; 0 none */
-    int slides_prismatic;    /* CCD steps slide prismatic joints (not in FABRIK's polish) */
+    int start_as_solved;  /* the starting pose's moving bones satisfy their joints, their
+                                 rotations of unit length: a pose that reaches is then kept */
+    reach_real lever;     /* CCD: orientation points sit this far out along the axes */
+    reach_real max_step;  /* CCD: largest turn of one joint in one step; 0 none */
+    int slides_prismatic; /* CCD steps slide prismatic joints (not in FABRIK's polish) */
 } reach__ik;
 
 /* Bytes of scratch a FABRIK or CCD solve needs (0 for a NULL skeleton or a negative count). */
@@ -225,6 +225,15 @@ int reach__ik_target_out_of_reach(const reach__ik *ik);
  * the one before: near the edge of a chain's reach FABRIK's passes and CCD's sweeps do so for
  * hundreds of iterations. */
 #define REACH__CRAWL_ITERATIONS 2
+
+/* Counts an iteration's error `now` against the one before (*last) into *slow, the iterations
+ * running that did not halve it; returns whether the solve crawls. FABRIK's driver and the 2-D
+ * solver keep the count the same way. */
+static inline int reach__crawl_step(int *slow, reach_real *last, reach_real now) {
+    *slow = now > REACH_R(0.5) * *last ? *slow + 1 : 0;
+    *last = now;
+    return *slow >= REACH__CRAWL_ITERATIONS;
+}
 
 /* The bridge from the root (fabrik_bridge.c), on a lone chain (ik->lone_chain) after FABRIK's
  * backward pass. Joint j of the chain is ik->pos[ik->active[j]] (joint 0 the root's, which does

@@ -254,18 +254,17 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     build_active_set(ik);
     /* The solvers turn bones; translations of the moving bones start inside their joints
      * (a prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
-    ik->start_inside_limits = 1;
+    ik->start_as_solved = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         /* A rotation of another length turns the bone alike here but not in the caller's forward
          * kinematics: such a pose is written back, made unit, even if it already reaches. */
         if (!(reach_fabs(reach_quat_dot(ik->local[b].rotation, ik->local[b].rotation) - 1) <= 8 * REACH_REAL_EPSILON))
-            ik->start_inside_limits = 0;
+            ik->start_as_solved = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
         if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
         reach_joint joint = skeleton->joints[b];
-        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK)
-            ik->start_inside_limits = 0;
+        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK) ik->start_as_solved = 0;
         if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
             reach_transform projected = pose[b];
             reach_joint_project_local(&joint, &skeleton->rest[b], &projected);

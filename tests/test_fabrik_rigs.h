@@ -186,6 +186,20 @@ static inline reach_vec3 rig_joint_position(const reach_skeleton *sk, const reac
     return world[bone].translation;
 }
 
+/* A solve toward `goal`, beyond the chain's reach from a root at the origin, lies straight toward
+ * it: what is left is the distance past the chain's length, and every joint lies within
+ * `off_line` chain lengths of the line from the root to the goal. */
+static inline void rig_assert_straight_toward(const rig *r, const reach_transform *pose, reach_vec3 goal,
+                                              const reach_solve_result *result, double off_line) {
+    assert_false(result->reached);
+    ASSERT_NEAR(result->residual, reach_vec3_length(goal) - r->length, 1e-4 * r->length, "residual beyond reach");
+    reach_vec3 line = reach_vec3_scale(goal, 1 / reach_vec3_length(goal));
+    reach_transform world[RIG_MAX_BONES];
+    reach_forward_kinematics(&r->skeleton, pose, world);
+    for (int i = 0; i < r->skeleton.bone_count; ++i)
+        assert_true(reach_vec3_length(reach_vec3_reject(world[i].translation, line)) <= off_line * r->length);
+}
+
 static inline int rig_pose_is_finite(const reach_skeleton *sk, const reach_transform *pose) {
     for (int i = 0; i < sk->bone_count; ++i)
         if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation)) return 0;
