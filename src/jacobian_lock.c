@@ -2,7 +2,9 @@
  * to it: that motion is fixed, the blocked direction leaves J, and the method solves again for
  * what the fixed motions leave of the error, so the other joints take up the rest. Without this
  * the projection onto the limits after the step would undo part of a step whose other joints
- * counted on it, and the step could raise the error at every length (a stall). */
+ * counted on it, and the step could raise the error at every length (a stall). The fixed motions
+ * can do that too, pushing the end away faster than the free joints bring it back: the solve
+ * then locks only the joints that sit on a limit the step pushes against. */
 #include "jacobian_problem.h"
 #include "linalg.h"
 
@@ -137,13 +139,15 @@ void reach__jac_unlock(const jac_problem *p, const jac_state *state, jac_workspa
         ws->task_error[r] = state->error[r];
 }
 
-int reach__jac_lock_limits(const jac_problem *p, const jac_state *state, jac_workspace *ws) {
+int reach__jac_lock_limits(const jac_problem *p, const jac_state *state, jac_workspace *ws, int blocked_only) {
     /* The step will be scaled by k to keep every joint within REACH_JACOBIAN_MAX_STEP: judge the
      * joints by where that scaled step takes them, and fix their motion so that it reaches the
-     * limit once scaled. */
+     * limit once scaled. Blocked only: judged by where the first rounding of the step takes
+     * them, which locks the joints that sit on a limit the step pushes against, no other. */
     reach_real largest = reach__max_abs(ws->step, p->columns);
     if (!(largest > 0)) return 0;
     reach_real k = largest > REACH_JACOBIAN_MAX_STEP ? REACH_JACOBIAN_MAX_STEP / largest : 1;
+    if (blocked_only) k = REACH_REAL_EPSILON / largest;
     int newly_locked = 0;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];

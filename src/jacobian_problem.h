@@ -156,19 +156,21 @@ void reach__jac_unlock(const jac_problem *problem, const jac_state *state, jac_w
 
 /* Locks the joints that ws->step (the whole step, fixed motions included) would carry past a
  * limit: their motion up to the limit goes into ws->fixed and out of ws->task_error, and the
- * blocked directions out of ws->jacobian. Returns how many were newly locked. */
-int reach__jac_lock_limits(const jac_problem *problem, const jac_state *state, jac_workspace *ws);
+ * blocked directions out of ws->jacobian. blocked_only: only the joints sitting on a limit the
+ * step pushes against (their fixed motion nil). Returns how many were newly locked. */
+int reach__jac_lock_limits(const jac_problem *problem, const jac_state *state, jac_workspace *ws, int blocked_only);
 
 /* Takes out of a column-space vector the directions that are locked. */
 void reach__jac_remove_locked(const jac_problem *problem, const jac_workspace *ws, reach_real *x);
 
 /* ---- steps (jacobian_step.c) ---- */
 
-/* The step from state for the method, with limit locking, bounded by REACH_JACOBIAN_MAX_STEP, into
- * ws->step; with null-space motion also that step plus the motion toward rest into
- * ws->relaxed_step (ws->has_relaxed). Uses ws->jacobian (built here) and the SVD buffers.
- * Returns 0 when no finite non-zero step exists. */
+/* The step from state for the method, with limit locking (blocked_only as for
+ * reach__jac_lock_limits), bounded by REACH_JACOBIAN_MAX_STEP, into ws->step; with null-space
+ * motion also that step plus the motion toward rest into ws->relaxed_step (ws->has_relaxed).
+ * Uses ws->jacobian (built here) and the SVD buffers. Returns 0 when no finite non-zero step
+ * exists. */
 int reach__jac_compute_step(const jac_problem *problem, const reach_solver_settings *settings, const jac_state *state,
-                            jac_workspace *ws);
+                            jac_workspace *ws, int blocked_only);
 
 #endif

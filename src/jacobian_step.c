@@ -218,7 +218,7 @@ static int all_finite(const reach_real *x, int n) {
 }
 
 int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
-                            jac_workspace *ws) {
+                            jac_workspace *ws, int blocked_only) {
     ws->has_relaxed = 0;
     if (p->columns == 0 || p->rows == 0) return 0;
     reach__jac_build(p, state, 1, ws->jacobian);
@@ -227,7 +227,7 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     int rounds = p->has_cones ? LOCK_ROUNDS : VALUE_LOCK_ROUNDS;
     for (int round = 0; round <= rounds; ++round) {
         method_step(p, settings, state, ws);
-        if (round == rounds || !reach__jac_lock_limits(p, state, ws)) break;
+        if (round == rounds || !reach__jac_lock_limits(p, state, ws, blocked_only)) break;
     }
     if (!all_finite(ws->step, p->columns)) return 0;
     int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;

@@ -2,6 +2,7 @@
  * edges: a chain lying straight on the line to its target (every column moves the end across the
  * line, none along it: every method gave up after one iteration, `limited` 0), target weights of
  * any scale (only their ratios count), and a pose that already reaches (left bit for bit). */
+#include <math.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -164,12 +165,66 @@ static void one_sided_hinges_bend_the_way_they_can(void **state) {
     }
 }
 
+/* The tip of make_chain's planar hinge arm at joint values a, b, c (joints 0 to 2; the tip's own
+ * joint does not move it): each bone turns the next by its angle about +z, counter-clockwise. */
+static void hinge_arm_tip(double a, double b, double c, double *x, double *y) {
+    *x = -sin(a) - sin(a + b) - sin(a + b + c);
+    *y = cos(a) + cos(a + b) + cos(a + b + c);
+}
+
+/* A solve with no restart left stops once its error has stopped falling (by less than a
+ * hundredth over a window of iterations) instead of creeping on to the cap: a target out of reach
+ * of four ball joints, and one that hinges limited to ±0.5 rad are kept from, each under a cap of
+ * a hundred thousand iterations. Out of reach, the end stops short by what lies beyond the
+ * chain's length (to a hundredth of it); behind the limits, at the pose inside them nearest the
+ * target (found here by a search over a grid of the three joints' values). Before, DLS and the
+ * pseudoinverse returned the hinges' starting pose: their step, with the joints that it carried
+ * past a limit locked there, raised the error at every length. The solve now also tries the
+ * step with only the joints locked that sit on a limit the step pushes against. */
+static void stuck_solves_stop_on_their_own(void **state) {
+    (void)state;
+    double nearest = INFINITY;
+    for (int i = 0; i <= 40; ++i)
+        for (int j = 0; j <= 40; ++j)
+            for (int k = 0; k <= 40; ++k) {
+                double x, y;
+                hinge_arm_tip(-0.5 + i / 40.0, -0.5 + j / 40.0, -0.5 + k / 40.0, &x, &y);
+                nearest = fmin(nearest, hypot(x + 1, y + 1));
+            }
+    for (int hinges = 0; hinges < 2; ++hinges) {
+        chain c;
+        make_chain(&c, 4, hinges);
+        if (hinges)
+            for (int i = 0; i < 4; ++i)
+                c.joints[i] = reach_joint_hinge(reach_vec3_make(0, 0, 1), REACH_R(-0.5), REACH_R(0.5));
+        reach_vec3 goal = hinges ? reach_vec3_make(-1, -1, 0) : reach_vec3_make(4, 5, 0);
+        double best = hinges ? nearest : (double)reach_vec3_length(goal) - 3;
+        for (int m = 0; m < 4; ++m) {
+            reach_solver_settings settings = reach_solver_default_settings();
+            settings.jacobian_method = all_methods[m];
+            settings.max_iterations = 100000;
+            reach_transform pose[8];
+            reach_pose_rest(&c.skeleton, pose);
+            for (int i = 1; i < 4; ++i)
+                pose[i].rotation = reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(0.3));
+            reach_target target = reach_target_position(3, goal);
+            reach_solve_result result;
+            assert_int_equal(solve(&c, &target, &settings, pose, &result), REACH_OK);
+            if (!(result.iterations <= 64 && (double)result.residual <= best + 0.03 && !result.reached))
+                fail_msg("%s, %s: %d iterations, residual %g, best %g", reach_jacobian_method_name(all_methods[m]),
+                         hinges ? "hinges" : "balls", result.iterations, (double)result.residual, best);
+            if (hinges) assert_true(result.limited);
+            for (int i = 0; i < 4; ++i)
+                assert_true(reach_joint_limit_error(&c.joints[i], &c.rest[i], &pose[i]) <= 1e-5);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(straight_chains_bend_off_their_line),
-        cmocka_unit_test(weights_are_relative),
-        cmocka_unit_test(a_pose_that_reaches_is_left_alone),
-        cmocka_unit_test(one_sided_hinges_bend_the_way_they_can),
+        cmocka_unit_test(straight_chains_bend_off_their_line), cmocka_unit_test(weights_are_relative),
+        cmocka_unit_test(a_pose_that_reaches_is_left_alone),   cmocka_unit_test(one_sided_hinges_bend_the_way_they_can),
+        cmocka_unit_test(stuck_solves_stop_on_their_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
