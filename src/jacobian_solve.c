@@ -128,6 +128,13 @@ static int take_step(const jac_problem *p, jac_workspace *ws) {
     return 0;
 }
 
+/* Whether the last step moved a locked joint up to its limit (and not only held one there). */
+static int has_fixed_motion(const jac_problem *p, const jac_workspace *ws) {
+    for (int c = 0; c < p->columns; ++c)
+        if (ws->fixed[c] != 0) return 1;
+    return 0;
+}
+
 static int pose_is_finite(const reach_transform *pose, int count) {
     for (int i = 0; i < count; ++i)
         if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation)) return 0;
@@ -192,7 +199,8 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
         /* The fixed motions of joints locked at their limits can push the end away faster than
          * the free joints bring it back, at every length: then only the joints blocked where they
          * stand are locked, which leaves a step that lowers the error if any free joint can. */
-        if (!moved) moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 1) && take_step(&p, &ws);
+        if (!moved && has_fixed_motion(&p, &ws))
+            moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 1) && take_step(&p, &ws);
         if (best != &ws.current && better(&ws.current, best)) best = &ws.current;
         int stalled = !moved, stuck = !moved;
         if (attempt_iterations % STALL_WINDOW == 0) {
