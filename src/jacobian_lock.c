@@ -72,17 +72,23 @@ static void fix_direction(const jac_problem *p, jac_workspace *ws, int c, reach_
         ws->fixed[c + i] += f[i];
 }
 
-/* A hinge or prismatic joint: value + k · step past a limit. */
+/* How far inside a cone's edge or a twist limit a joint still sits on it: the projection onto the
+ * limits leaves the swing and twist a few roundings inside (the angles are read back through
+ * atan2). */
+#define EDGE_SLACK (64 * REACH_REAL_EPSILON * REACH_PI)
+
+/* A hinge or prismatic joint: value + k · step past a limit; blocked only: on the limit the step
+ * pushes against (values are clamped exactly onto their limits). */
 static int lock_value_joint(const jac_problem *p, const jac_state *state, const reach_joint *joint, int c, reach_real k,
-                            jac_workspace *ws) {
+                            int blocked_only, jac_workspace *ws) {
     if (ws->locked[c]) return 0;
     /* Prismatic columns move L per unit (normalised units). */
     reach_real unit = joint->type == REACH_JOINT_PRISMATIC ? p->length : 1;
     reach_real value = state->values[c], change = k * ws->step[c] * unit;
     reach_real room;
-    if (change > 0 && value + change > joint->max)
+    if (change > 0 && (blocked_only ? value >= joint->max : value + change > joint->max))
         room = reach_max(0, joint->max - value);
-    else if (change < 0 && value + change < joint->min)
+    else if (change < 0 && (blocked_only ? value <= joint->min : value + change < joint->min))
         room = reach_min(0, joint->min - value);
     else
         return 0;
@@ -94,36 +100,39 @@ static int lock_value_joint(const jac_problem *p, const jac_state *state, const 
 }
 
 /* A cone bone: its swing widened past the cone's edge, or its twist turned out of range, by
- * k · step to first order. The blocked direction leaves its columns; the rest of its turn stays
+ * k · step to first order; blocked only: on the edge or twist limit the step turns it against,
+ * its motion then nil. The blocked direction leaves its columns; the rest of its turn stays
  * free, so it can slide along the cone's edge. */
 static int lock_cone_joint(const jac_problem *p, const jac_state *state, int bone, const reach_joint *joint, int c,
-                           reach_real k, jac_workspace *ws) {
+                           reach_real k, int blocked_only, jac_workspace *ws) {
     jac_cone_gauge gauge;
     reach__jac_cone_gauge(p, state, bone, &gauge);
     reach_vec3 omega = reach_vec3_scale(reach_vec3_make(ws->step[c], ws->step[c + 1], ws->step[c + 2]), k);
+    /* What the step adds to the swing and twist, or, blocked only, how near the limit counts. */
+    reach_real widening = reach_vec3_dot(omega, gauge.widening), twisting = reach_vec3_dot(omega, gauge.twist_axis);
+    reach_real swing_reach = blocked_only ? EDGE_SLACK : widening;
+    reach_real twist_reach = blocked_only ? (twisting > 0 ? EDGE_SLACK : -EDGE_SLACK) : twisting;
     int newly_locked = 0;
-    reach_real widening = reach_vec3_dot(omega, gauge.widening);
-    if (!(ws->locked[c] & JAC_SWING_LOCKED) && widening > 0 && gauge.swing + widening > joint->cone_angle) {
+    if (!(ws->locked[c] & JAC_SWING_LOCKED) && widening > 0 && gauge.swing + swing_reach > joint->cone_angle) {
         ws->locked[c] |= JAC_SWING_LOCKED;
         ws->lock_axes[c] = gauge.widening;
-        fix_direction(p, ws, c, gauge.widening, reach_max(0, joint->cone_angle - gauge.swing) / k);
+        fix_direction(p, ws, c, gauge.widening, blocked_only ? 0 : reach_max(0, joint->cone_angle - gauge.swing) / k);
         ++newly_locked;
     }
-    reach_real twisting = reach_vec3_dot(omega, gauge.twist_axis);
     if (joint->has_twist && !(ws->locked[c] & JAC_TWIST_LOCKED)) {
         reach_real room = 0;
         int past = 0;
-        if (twisting > 0 && gauge.twist + twisting > joint->twist_max) {
+        if (twisting > 0 && gauge.twist + twist_reach > joint->twist_max) {
             room = reach_max(0, joint->twist_max - gauge.twist);
             past = 1;
-        } else if (twisting < 0 && gauge.twist + twisting < joint->twist_min) {
+        } else if (twisting < 0 && gauge.twist + twist_reach < joint->twist_min) {
             room = reach_min(0, joint->twist_min - gauge.twist);
             past = 1;
         }
         if (past) {
             ws->locked[c] |= JAC_TWIST_LOCKED;
             ws->lock_axes[c + 1] = gauge.twist_axis;
-            fix_direction(p, ws, c, gauge.twist_axis, room / k);
+            fix_direction(p, ws, c, gauge.twist_axis, blocked_only ? 0 : room / k);
             ++newly_locked;
         }
     }
@@ -142,21 +151,20 @@ void reach__jac_unlock(const jac_problem *p, const jac_state *state, jac_workspa
 int reach__jac_lock_limits(const jac_problem *p, const jac_state *state, jac_workspace *ws, int blocked_only) {
     /* The step will be scaled by k to keep every joint within REACH_JACOBIAN_MAX_STEP: judge the
      * joints by where that scaled step takes them, and fix their motion so that it reaches the
-     * limit once scaled. Blocked only: judged by where the first rounding of the step takes
-     * them, which locks the joints that sit on a limit the step pushes against, no other. */
+     * limit once scaled. Blocked only: the joints that sit on a limit the step pushes against,
+     * no other. */
     reach_real largest = reach__max_abs(ws->step, p->columns);
     if (!(largest > 0)) return 0;
     reach_real k = largest > REACH_JACOBIAN_MAX_STEP ? REACH_JACOBIAN_MAX_STEP / largest : 1;
-    if (blocked_only) k = REACH_REAL_EPSILON / largest;
     int newly_locked = 0;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         int c = p->first_column[bone];
         const reach_joint *joint = &p->joints[bone].joint;
         if (reach_joint_has_value(joint->type))
-            newly_locked += lock_value_joint(p, state, joint, c, k, ws);
+            newly_locked += lock_value_joint(p, state, joint, c, k, blocked_only, ws);
         else if (joint->type == REACH_JOINT_CONE)
-            newly_locked += lock_cone_joint(p, state, bone, joint, c, k, ws);
+            newly_locked += lock_cone_joint(p, state, bone, joint, c, k, blocked_only, ws);
     }
     return newly_locked;
 }

@@ -6,12 +6,6 @@
 
 /* An attempt whose error has not halved over this many iterations has stalled. */
 #define STALL_WINDOW 8
-/* With no restart left, an attempt whose squared error fell by less than this fraction over a
- * window is stuck: it creeps toward a fold or a limit it cannot pass (where it would need
- * hundreds of windows at that rate), and the iterations left would be spent for nothing. On the
- * bench's robots this costs at most 4 of 2 000 poses reached and saves 10 to 31 % of the
- * iterations (docs/jacobian.md). */
-#define STUCK_PROGRESS REACH_R(1e-2)
 /* At most this many kicks (reach__jac_state_kick) in one solve, as in FABRIK and CCD. */
 #define MAX_KICKS 2
 
@@ -202,16 +196,15 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
         if (!moved && has_fixed_motion(&p, &ws))
             moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 1) && take_step(&p, &ws);
         if (best != &ws.current && better(&ws.current, best)) best = &ws.current;
-        int stalled = !moved, stuck = !moved;
+        int stalled = !moved;
         if (attempt_iterations % STALL_WINDOW == 0) {
             /* |e| halves ⇔ |e|² quarters. */
             if (ws.current.error_sq > REACH_R(0.25) * checkpoint) stalled = 1;
-            if (ws.current.error_sq > (1 - STUCK_PROGRESS) * checkpoint) stuck = 1;
             checkpoint = ws.current.error_sq;
         }
         if (!stalled || best->reached) continue;
         reach_vec3 line;
-        if (stuck && kicks < MAX_KICKS && stuck_on_a_line(&p, &ws.current, &line)) {
+        if (!moved && kicks < MAX_KICKS && stuck_on_a_line(&p, &ws.current, &line)) {
             /* Stuck though a target is within reach: a chain on the line to its target. The
              * best pose so far is kept; the bent one goes on. */
             if (best == &ws.current) {
@@ -229,7 +222,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
             continue;
         }
         if (restarts_left == 0) {
-            if (stuck) break; /* nowhere left to go */
+            if (!moved) break; /* nowhere left to go */
             continue;
         }
         --restarts_left;

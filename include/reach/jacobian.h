@@ -44,29 +44,26 @@
  * Joint limits: a joint that a step would carry past a limit moves only up to it, the blocked
  * direction leaves J (a hinge's or prismatic joint's column; a cone's widening turn; a twist
  * range's turn about the bone), and the step is solved again for what is left of the error, so
- * the other joints take up the motion. When that step lowers the error at no length (the fixed
- * motions can push the end away faster than the free joints bring it back), the step is solved
- * again with only the joints locked that sit on a limit it pushes against. Every step is then
- * clamped into the limits (hinge and prismatic ranges; cone and twist limits through
- * reach_joint_project_rotation). With settings.null_space, where J has more columns than rows,
- * the pseudoinverse, DLS and SDLS also move the redundant degrees of freedom, in J's null space
- * (to first order invisible to the targets; with the adaptive DLS damping, nearly so, the
- * difference fading with the error), toward the rest pose; hinge and prismatic joints aim at
- * their rest value kept a tenth of their range inside the limits. That motion is capped at
- * twice the current (normalised) error, so it fades out as the solve converges, and a step with
- * it that does not lower the error is retried without it. The transpose method ignores
- * null_space.
+ * the other joints take up the motion. When that step moved a joint up to a limit and lowers
+ * the error at no length (the fixed motions can push the end away faster than the free joints
+ * bring it back), it is solved again with only the joints locked that sit on a limit it pushes
+ * against. Every step is then clamped into the limits (hinge and
+ * prismatic ranges; cone and twist limits through reach_joint_project_rotation). With
+ * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
+ * move the redundant degrees of freedom, in J's null space (to first order invisible to the
+ * targets; with the adaptive DLS damping, nearly so, the difference fading with the error),
+ * toward the rest pose; hinge and prismatic joints aim at their rest value kept a tenth
+ * of their range inside the limits. That motion is capped at twice the current
+ * (normalised) error, so it fades out as the solve converges, and a step with it that does not
+ * lower the error is retried without it. The transpose method ignores null_space.
  *
- * Robustness: settings.max_iterations caps the iterations of the whole solve. With no restart
- * left, an attempt stops when it cannot improve, or when its squared error fell by less than a
- * hundredth over the last eight iterations (it creeps toward a fold or a limit it cannot pass,
- * and the iterations left would be spent for nothing). With settings.restarts > 0, an attempt that
- * stalls (or stops improving by half over eight iterations) is followed by a restart from
- * random joint values inside the limits (random rotations for ball and cone joints, projected
- * onto their limits), drawn from settings.seed, so the same inputs always give the same result.
- * The best attempt is returned. A chain lying straight on the line to a target within its
- * reach, where the error stops falling, is bent off that line (at most twice a solve) and goes
- * on, as in FABRIK and CCD.
+ * Robustness: settings.max_iterations caps the iterations of the whole solve. With
+ * settings.restarts > 0, an attempt that stalls (or stops improving by half over eight
+ * iterations) is followed by a restart from random joint values inside the limits (random
+ * rotations for ball and cone joints, projected onto their limits), drawn from settings.seed, so
+ * the same inputs always give the same result. The best attempt is returned. A chain lying
+ * straight on the line to a target within its reach, where no step lowers the error, is bent off
+ * that line (at most twice a solve) and goes on, as in FABRIK and CCD.
  *
  * The solve is warm started from the pose. Hinge bones are read as the angle about their axis
  * (any swing off the axis is dropped) mapped into their limits, and written back as
