@@ -322,14 +322,13 @@ static void track_effectors(reach__ik *ik) {
 }
 
 int reach__ccd_sweep(reach__ik *ik) {
-    /* On a chain of ball and cone joints sweeps never lay the chain straight toward a target out
-     * of its reach, and near the edge of the reach they crawl (a few per cent of the chain's
-     * length short after 64 sweeps; with 90° cones most such targets were missed). There
-     * FABRIK's iteration does: straight toward the target, or the bridge from the root. Not
-     * with hinges (there it misses targets sweeps reach), not with an end that slides (FABRIK
-     * keeps the link lengths of the start), not under a cap on the steps (FABRIK's iteration
-     * knows none; and a capped solve crawls by design), and not as FABRIK's own polish (which
-     * hands over to sweeps because FABRIK's iterations did not do). */
+    /* On a chain of free joints sweeps never lay the chain straight toward a target out of its
+     * reach, and near the edge of the reach they crawl (a few per cent of the chain's length
+     * short after 64 sweeps). There FABRIK's iteration does: straight toward the target, or the
+     * bridge from the root. Not with limits (its poses would not be CCD's), not with an end
+     * that slides (FABRIK keeps the link lengths of the start), not under a cap on the steps
+     * (FABRIK's iteration knows none; and a capped solve crawls by design), and not as FABRIK's
+     * own polish (which hands over to sweeps because FABRIK's iterations did not do). */
     if (ik->ccd_hands_off && (reach__ik_target_out_of_reach(ik) || (ik->crawling && ik->lone_chain)))
         return reach__fabrik_iterate(ik);
     /* A FABRIK iteration on a free chain may have moved the positions alone. */

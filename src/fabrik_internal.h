@@ -172,9 +172,8 @@ typedef struct reach__ik {
     int free_chain;           /* one position target on a chain of freely turning joints */
     int lone_chain;           /* one position target (no orientation) at the end of a chain of
                                  three or more moving links: where the bridge from the root applies */
-    int ccd_hands_off;        /* CCD's own solve of a lone target on ball and cone joints, whose
-                                 end does not slide, with no cap on its steps: crawling or
-                                 out-of-reach iterations are FABRIK's */
+    int ccd_hands_off;        /* CCD's own solve of a free chain whose end does not slide, with no
+                                 cap on its steps: crawling or out-of-reach iterations are FABRIK's */
     int crawling;             /* set by the driver: the last iterations did not halve the error */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */

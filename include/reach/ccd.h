@@ -26,13 +26,12 @@
  * two-bone step), where plain CCD creeps up on targets near the edge of its reach. A hinge
  * below such a root turns about its axis to the angle its range allows that matches the
  * distance (a straight one-sided knee bends the way it can).
- * On a chain of ball and cone joints with a lone position target, an iteration whose target
- * lies beyond the chain's length, or that follows two that did not halve the error, is
- * FABRIK's (fabrik.h: straight toward the target, or its bridge from the root, within the
- * cones): sweeps alone never lay such a chain straight, and near the edge of its reach they
- * crawl. Not when the end joint slides, nor under ccd_max_step, nor on chains with hinges
- * (there FABRIK's iteration misses targets CCD reaches; sweeps still crawl near the edge,
- * docs/solvers.md).
+ * On a chain of free joints (ball joints, or cones that allow every swing and twist) with a lone
+ * position target, an iteration whose target lies beyond the chain's length, or that follows
+ * two that did not halve the error, is FABRIK's (fabrik.h: straight toward the target, or its
+ * bridge from the root): sweeps alone never lay such a chain straight, and near the edge of its
+ * reach they crawl. Not when the end joint slides, nor under ccd_max_step; with limits sweeps
+ * still crawl there (docs/solvers.md).
  * A stalled solve bends a chain off the line to its target (a meeting pair off the line between
  * them), and one with hinges that stops short starts once more from the middle of every range,
  * keeping the nearer pose; `limited` as in fabrik.h. */
