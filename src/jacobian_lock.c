@@ -72,13 +72,15 @@ static void fix_direction(const jac_problem *p, jac_workspace *ws, int c, reach_
         ws->fixed[c + i] += f[i];
 }
 
-/* How far inside a cone's edge or a twist limit a joint still sits on it: the projection onto the
- * limits leaves the swing and twist a few roundings inside (the angles are read back through
- * atan2). */
-#define EDGE_SLACK (64 * REACH_REAL_EPSILON * REACH_PI)
+/* How far inside a limit a joint still sits on it: the projection onto the limits leaves a
+ * cone's swing and twist a few roundings inside (the angles are read back through atan2), and a
+ * hinge or prismatic value read from a pose (not clamped by the solve) can land an ulp or two
+ * inside too. */
+#define EDGE_SLACK         (64 * REACH_REAL_EPSILON * REACH_PI)
+#define VALUE_SLACK(limit) (64 * REACH_REAL_EPSILON * reach_max(1, reach_fabs(limit)))
 
 /* A hinge or prismatic joint: value + k · step past a limit; blocked only: on the limit the step
- * pushes against (values are clamped exactly onto their limits). */
+ * pushes against (to VALUE_SLACK), its motion then nil. */
 static int lock_value_joint(const jac_problem *p, const jac_state *state, const reach_joint *joint, int c, reach_real k,
                             int blocked_only, jac_workspace *ws) {
     if (ws->locked[c]) return 0;
@@ -86,10 +88,10 @@ static int lock_value_joint(const jac_problem *p, const jac_state *state, const 
     reach_real unit = joint->type == REACH_JOINT_PRISMATIC ? p->length : 1;
     reach_real value = state->values[c], change = k * ws->step[c] * unit;
     reach_real room;
-    if (change > 0 && (blocked_only ? value >= joint->max : value + change > joint->max))
-        room = reach_max(0, joint->max - value);
-    else if (change < 0 && (blocked_only ? value <= joint->min : value + change < joint->min))
-        room = reach_min(0, joint->min - value);
+    if (change > 0 && (blocked_only ? value >= joint->max - VALUE_SLACK(joint->max) : value + change > joint->max))
+        room = blocked_only ? 0 : reach_max(0, joint->max - value);
+    else if (change < 0 && (blocked_only ? value <= joint->min + VALUE_SLACK(joint->min) : value + change < joint->min))
+        room = blocked_only ? 0 : reach_min(0, joint->min - value);
     else
         return 0;
     ws->locked[c] = JAC_LOCKED;

@@ -192,7 +192,8 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
         int moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 0) && take_step(&p, &ws);
         /* The fixed motions of joints locked at their limits can push the end away faster than
          * the free joints bring it back, at every length: then only the joints blocked where they
-         * stand are locked, which leaves a step that lowers the error if any free joint can. */
+         * stand are locked, with no fixed motion. Usually that step lowers the error; where the
+         * free joints left all push into limits too, the attempt stops (the restarts' case). */
         if (!moved && has_fixed_motion(&p, &ws))
             moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 1) && take_step(&p, &ws);
         if (best != &ws.current && better(&ws.current, best)) best = &ws.current;
