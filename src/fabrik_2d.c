@@ -208,11 +208,8 @@ static int root_bridge_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root) {
         /* k = 2 is the closing step the forward pass takes anyway. */
         if (k == 2 || !(d > 0)) return 0;
         reach_vec2 u = reach_vec2_scale(gap, 1 / d);
-        /* From the shorter side's end, so that a long run does not swamp the closing bone. */
-        reach_real near = reach_min(run, last), far = reach_max(run, last);
-        reach_real foot = reach_clamp((d * d + (near - far) * (near + far)) / (d + d), -near, near);
-        reach_real height = reach_sqrt(reach_max(0, (near - foot) * (near + foot)));
-        if (run > last) foot = d - foot;
+        reach_real foot, height;
+        reach__bridge_apex(d, run, last, &foot, &height);
         reach_real side = reach_vec2_cross(u, reach_vec2_sub(j[k - 1], root)) < 0 ? -1 : 1;
         reach_vec2 apex = reach_vec2_add(reach_vec2_add(root, reach_vec2_scale(u, foot)),
                                          reach_vec2_scale(reach_vec2_perp(u), side * height));

@@ -5,16 +5,12 @@
  * single chain. */
 #include "fabrik_internal.h"
 
-/* Where the apex of the triangle root, apex, far goes: `run` from the root and `last` from far,
- * d = |far − root| apart, u the unit vector from root to far; on the side of hint. Computed from
- * the shorter side's end, so a long straight run does not swamp the closing bone's rounding. */
+/* Where the apex of the triangle root, apex, far goes (reach__bridge_apex), u the unit vector
+ * from root to far, on the side of hint. */
 static reach_vec3 apex_of(reach_vec3 root, reach_vec3 u, reach_real d, reach_real run, reach_real last,
                           reach_vec3 hint) {
-    reach_real near = reach_min(run, last), far = reach_max(run, last);
-    reach_real foot = (d * d + (near - far) * (near + far)) / (d + d);
-    foot = reach_clamp(foot, -near, near);
-    reach_real height = reach_sqrt(reach_max(0, (near - foot) * (near + foot)));
-    if (run > last) foot = d - foot; /* measured from far's end: from the root instead */
+    reach_real foot, height;
+    reach__bridge_apex(d, run, last, &foot, &height);
     /* Twice: what the first rejection leaves of a hint near the line is mostly rounding. */
     reach_vec3 across = reach_vec3_reject(reach_vec3_reject(reach_vec3_sub(hint, root), u), u);
     reach_real across2 = reach_vec3_dot(across, across);

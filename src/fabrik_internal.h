@@ -235,6 +235,19 @@ static inline int reach__crawl_step(int *slow, reach_real *last, reach_real now)
     return *slow >= REACH__CRAWL_ITERATIONS;
 }
 
+/* The apex of the triangle the bridge from the root closes: sides `run` from the root and `last`
+ * from the far joint, d apart (d > 0, |run − last| <= d <= run + last). *foot is how far along
+ * the root→far line the apex lies from the root, *height how far off it. Computed from the
+ * shorter side's end, so that a long straight run does not swamp the closing link's rounding.
+ * The 3-D and 2-D bridges share it. */
+static inline void reach__bridge_apex(reach_real d, reach_real run, reach_real last, reach_real *foot,
+                                      reach_real *height) {
+    reach_real near = reach_min(run, last), far = reach_max(run, last);
+    reach_real x = reach_clamp((d * d + (near - far) * (near + far)) / (d + d), -near, near);
+    *height = reach_sqrt(reach_max(0, (near - x) * (near + x)));
+    *foot = run > last ? d - x : x; /* measured from far's end: from the root instead */
+}
+
 /* The bridge from the root (fabrik_bridge.c), on a lone chain (ik->lone_chain) after FABRIK's
  * backward pass. Joint j of the chain is ik->pos[ik->active[j]] (joint 0 the root's, which does
  * not move), and link j the bone between joints j − 1 and j. The bridge finds the first joint

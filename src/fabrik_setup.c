@@ -257,10 +257,7 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->start_as_solved = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        /* A rotation of another length turns the bone alike here but not in the caller's forward
-         * kinematics: such a pose is written back, made unit, even if it already reaches. */
-        if (!(reach_fabs(reach_quat_dot(ik->local[b].rotation, ik->local[b].rotation) - 1) <= 8 * REACH_REAL_EPSILON))
-            ik->start_as_solved = 0;
+        if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
         if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
         reach_joint joint = skeleton->joints[b];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "reach/status.h"
+#include "reach/vecmath.h"
 
 /* Programmer errors (a NULL where a pointer is required, a negative count) always return
  * REACH_ERROR_INVALID_ARGUMENT. Building reach with REACH_ENABLE_ASSERT also stops there, through
@@ -36,6 +37,13 @@
 #else
 #define REACH_USUALLY(condition) (condition)
 #endif
+
+/* Whether a rotation in a caller's pose is of unit length to rounding: a rotation of another
+ * length turns a bone alike in the solvers (which normalise it) but not in the caller's forward
+ * kinematics, so a pose with one is written back made unit even when it already reaches. */
+static inline int reach__quat_is_unit(reach_quat q) {
+    return reach_fabs(reach_quat_dot(q, q) - 1) <= 8 * REACH_REAL_EPSILON;
+}
 
 struct reach_two_bone_options;
 reach_status reach__two_bone_check_options(const struct reach_two_bone_options *options);

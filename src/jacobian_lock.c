@@ -87,13 +87,16 @@ static int lock_value_joint(const jac_problem *p, const jac_state *state, const 
     /* Prismatic columns move L per unit (normalised units). */
     reach_real unit = joint->type == REACH_JOINT_PRISMATIC ? p->length : 1;
     reach_real value = state->values[c], change = k * ws->step[c] * unit;
+    /* Where the step takes the value, or, blocked only, how near the limit counts. */
+    reach_real reach = blocked_only ? (change > 0 ? VALUE_SLACK(joint->max) : -VALUE_SLACK(joint->min)) : change;
     reach_real room;
-    if (change > 0 && (blocked_only ? value >= joint->max - VALUE_SLACK(joint->max) : value + change > joint->max))
-        room = blocked_only ? 0 : reach_max(0, joint->max - value);
-    else if (change < 0 && (blocked_only ? value <= joint->min + VALUE_SLACK(joint->min) : value + change < joint->min))
-        room = blocked_only ? 0 : reach_min(0, joint->min - value);
+    if (change > 0 && value + reach > joint->max)
+        room = reach_max(0, joint->max - value);
+    else if (change < 0 && value + reach < joint->min)
+        room = reach_min(0, joint->min - value);
     else
         return 0;
+    if (blocked_only) room = 0;
     ws->locked[c] = JAC_LOCKED;
     ws->fixed[c] = room / (k * unit);
     add_columns_times(p, ws->jacobian, c, &ws->fixed[c], 1, -1, ws->task_error);
@@ -118,7 +121,8 @@ static int lock_cone_joint(const jac_problem *p, const jac_state *state, int bon
     if (!(ws->locked[c] & JAC_SWING_LOCKED) && widening > 0 && gauge.swing + swing_reach > joint->cone_angle) {
         ws->locked[c] |= JAC_SWING_LOCKED;
         ws->lock_axes[c] = gauge.widening;
-        fix_direction(p, ws, c, gauge.widening, blocked_only ? 0 : reach_max(0, joint->cone_angle - gauge.swing) / k);
+        reach_real room = blocked_only ? 0 : reach_max(0, joint->cone_angle - gauge.swing);
+        fix_direction(p, ws, c, gauge.widening, room / k);
         ++newly_locked;
     }
     if (joint->has_twist && !(ws->locked[c] & JAC_TWIST_LOCKED)) {
@@ -134,7 +138,8 @@ static int lock_cone_joint(const jac_problem *p, const jac_state *state, int bon
         if (past) {
             ws->locked[c] |= JAC_TWIST_LOCKED;
             ws->lock_axes[c + 1] = gauge.twist_axis;
-            fix_direction(p, ws, c, gauge.twist_axis, blocked_only ? 0 : room / k);
+            if (blocked_only) room = 0;
+            fix_direction(p, ws, c, gauge.twist_axis, room / k);
             ++newly_locked;
         }
     }

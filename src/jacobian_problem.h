@@ -122,15 +122,15 @@ void reach__jac_state_step(const jac_problem *problem, const jac_state *from, co
 /* Random joint values inside the limits for every moving bone. */
 void reach__jac_state_randomise(const jac_problem *problem, uint64_t *rng, jac_state *state);
 
-/* Copies the pose, values and evaluation of one state into another. */
 /* `from` bent off `line` (a world direction): every hinge turned a little toward the end of its
  * range with more room, every ball and cone turned a little about one axis across the line,
- * within the limits; `step` (columns long) is
- * the work space. The Jacobian of a chain lying on the line to its target has no column that
- * moves the end along that line: no step helps there, and a bent chain can go on. */
+ * within the limits; `step` (columns long) is the work space. The Jacobian of a chain lying on
+ * the line to its target has no column that moves the end along that line: no step helps
+ * there, and a bent chain can go on. */
 void reach__jac_state_kick(const jac_problem *problem, const jac_state *from, reach_vec3 line, reach_real *step,
                            jac_state *to);
 
+/* Copies the pose, values and evaluation of one state into another. */
 void reach__jac_state_copy(const jac_problem *problem, const jac_state *from, jac_state *to);
 
 /* The null-space goal per column (normalised units): the change that would take each moving

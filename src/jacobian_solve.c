@@ -64,13 +64,11 @@ static int stuck_on_a_line(const jac_problem *p, const jac_state *state, reach_v
 }
 
 /* Whether the pose is what the solver would write for it: every moving bone inside its joint's
- * limits and turned by a rotation of unit length (to rounding). A rotation of another length
- * turns the bone alike here, but not in the caller's forward kinematics. */
+ * limits and turned by a rotation of unit length (reach__quat_is_unit). */
 static int pose_as_solved(const jac_problem *p, const reach_transform *pose) {
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
-        if (!(reach_fabs(reach_quat_dot(pose[bone].rotation, pose[bone].rotation) - 1) <= 8 * REACH_REAL_EPSILON))
-            return 0;
+        if (!reach__quat_is_unit(pose[bone].rotation)) return 0;
         if (reach_joint_limit_error(&p->joints[bone].joint, &p->skeleton->rest[bone], &pose[bone]) >
             64 * REACH_REAL_EPSILON)
             return 0;
