@@ -57,8 +57,7 @@ static void straight_chains_bend_off_their_line(void **state) {
                 if (!result.reached)
                     fail_msg("%s, %s, goal %d: %d iterations, residual %g", reach_jacobian_method_name(all_methods[m]),
                              hinges ? "hinges" : "balls", g, result.iterations, (double)result.residual);
-                for (int i = 0; i < 4; ++i)
-                    assert_true(reach_joint_limit_error(&c.joints[i], &c.rest[i], &pose[i]) <= 1e-5);
+                assert_true(reach_pose_limit_error(&c.skeleton, pose, NULL) <= 1e-5);
             }
         }
         /* The tip meets its grandparent: the pair lies on one line, the gap along it. */
@@ -215,8 +214,7 @@ static void limits_that_hold_the_arm_back(void **state) {
             if (!((double)result.residual <= nearest + 1e-3 && result.limited))
                 fail_msg("%s, offset %g: residual %g, nearest %g", reach_jacobian_method_name(all_methods[m]),
                          (double)offsets[o], (double)result.residual, nearest);
-            for (int i = 0; i < 4; ++i)
-                assert_true(reach_joint_limit_error(&c.joints[i], &c.rest[i], &pose[i]) <= 1e-5);
+            assert_true(reach_pose_limit_error(&c.skeleton, pose, NULL) <= 1e-5);
         }
     }
     chain c;
@@ -236,8 +234,7 @@ static void limits_that_hold_the_arm_back(void **state) {
         reach_solve_result result;
         assert_int_equal(solve(&c, &target, &settings, pose, &result), REACH_OK);
         ends[m] = result.residual;
-        for (int i = 0; i < 4; ++i)
-            assert_true(reach_joint_limit_error(&c.joints[i], &c.rest[i], &pose[i]) <= 1e-5);
+        assert_true(reach_pose_limit_error(&c.skeleton, pose, NULL) <= 1e-5);
     }
     ASSERT_NEAR(ends[2], ends[0], 1e-3, "DLS against the transpose method, cones of 0.8 rad");
 }
