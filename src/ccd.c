@@ -321,16 +321,63 @@ static void track_effectors(reach__ik *ik) {
     }
 }
 
+/* A lone target this share of the chain's length or more from the root (and within reach) is
+ * near the edge of the reach, where sweeps crawl: each turn moves the end across the chain, and
+ * straightening it is a second-order move. */
+#define NEAR_EDGE_RATIO REACH_R(0.9)
+/* On a chain of cones the hand-off waits until this many sweeps in a row have not halved the
+ * error: sweeps that close in on their own, if slowly, are left to it (a hand-off's pose can lie
+ * in another valley of the limits than the one the sweeps were closing in on). */
+#define CONE_CRAWL_SWEEPS 16
+
+static int near_the_edge(const reach__ik *ik) {
+    reach_real distance = reach_vec3_distance(ik->targets[0].position, ik->pos[ik->root]);
+    return distance >= NEAR_EDGE_RATIO * ik->chain_length && distance <= ik->chain_length + ik->tolerance;
+}
+
+int reach__ccd_may_hand_off(const reach__ik *ik) {
+    return ik->ccd_hands_off && ik->ccd_guarded && !ik->handing_off && near_the_edge(ik);
+}
+
+/* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it lowers the
+ * error; otherwise the pose goes back and sweeps take over for good. Within cones FABRIK's
+ * passes can drift where the limits bend them, so unguarded they could raise the error.
+ * Returns whether the iteration was kept. */
+static int guarded_fabrik_iteration(reach__ik *ik, int *limited) {
+    reach_real before = reach__ik_weighted_error(ik);
+    for (int k = 0; k < ik->active_count; ++k)
+        ik->kept_rot[ik->active[k]] = ik->local[ik->active[k]].rotation;
+    *limited = reach__fabrik_iterate(ik);
+    reach__ik_sync_rotations(ik);
+    if (reach__ik_weighted_error(ik) < before) return 1;
+    for (int k = 0; k < ik->active_count; ++k)
+        ik->local[ik->active[k]].rotation = ik->kept_rot[ik->active[k]];
+    reach__ik_forward(ik);
+    ik->ccd_hands_off = 0;
+    ik->handing_off = 0;
+    return 0;
+}
+
 int reach__ccd_sweep(reach__ik *ik) {
     /* On a chain of free joints sweeps never lay the chain straight toward a target out of its
      * reach, and near the edge of the reach they crawl (a few per cent of the chain's length
      * short after 64 sweeps). There FABRIK's iteration does: straight toward the target, or the
-     * bridge from the root. Not with limits (its poses would not be CCD's), not with an end
-     * that slides (FABRIK keeps the link lengths of the start), not under a cap on the steps
-     * (FABRIK's iteration knows none; and a capped solve crawls by design), and not as FABRIK's
-     * own polish (which hands over to sweeps because FABRIK's iterations did not do). */
-    if (ik->ccd_hands_off && (reach__ik_target_out_of_reach(ik) || (ik->crawling && ik->lone_chain)))
+     * bridge from the root. Not with an end that slides (FABRIK keeps the link lengths of the
+     * start), not under a cap on the steps (FABRIK's iteration knows none; and a capped solve
+     * crawls by design), and not as FABRIK's own polish (which hands over to sweeps because
+     * FABRIK's iterations did not do). On chains of cones it takes over only near the edge of
+     * the reach, after CONE_CRAWL_SWEEPS crawling sweeps (or when the sweeps stall there: the
+     * driver's remedy), and only while each of its iterations lowers the error: elsewhere
+     * (mid-reach, or out of reach where a curled chain lies) its iterations can lead the chain
+     * where sweeps do better. */
+    if (ik->ccd_hands_off && !ik->ccd_guarded &&
+        (reach__ik_target_out_of_reach(ik) || (ik->crawling && ik->lone_chain)))
         return reach__fabrik_iterate(ik);
+    if (ik->handing_off || (ik->slow_iterations >= CONE_CRAWL_SWEEPS && reach__ccd_may_hand_off(ik))) {
+        ik->handing_off = 1;
+        int limited = 0;
+        if (guarded_fabrik_iteration(ik, &limited)) return limited;
+    }
     /* A FABRIK iteration on a free chain may have moved the positions alone. */
     reach__ik_sync_rotations(ik);
     int limited = 0;

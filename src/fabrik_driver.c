@@ -118,6 +118,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
     int kicks = 0, since_best = 0, first = r->iterations, slow = 0;
     reach_real best = previous, last = previous;
     ik->crawling = 0;
+    ik->slow_iterations = 0;
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
      * inside them, even when it already reaches. Every change to the pose is assessed once, right
      * after it: the residuals for this test, the weighted error for progress and stalls. */
@@ -126,6 +127,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         r->limited = iterate(ik);
         reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &error);
         ik->crawling = reach__crawl_step(&slow, &last, error);
+        ik->slow_iterations = slow;
         if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
             since_best = 0;
@@ -155,6 +157,8 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         } else if (missed >= 0 && kicks < MAX_KICKS) {
             kick(ik, missed);
             ++kicks;
+        } else if (reach__ccd_may_hand_off(ik)) {
+            ik->handing_off = 1; /* the sweeps' own remedy: FABRIK's iterations, guarded (ccd.c) */
         } else if (polish && iterate != polish) {
             iterate = polish;
         } else {

@@ -165,16 +165,23 @@ typedef struct reach__ik {
     reach_vec3 *effector;     /* [target_count] */
     reach_quat *effector_rot; /* [target_count] */
     reach_vec3 *partner;      /* [target_count] */
-    reach_quat *kept_rot;     /* [bone_count]: the pose a restart may fall back to */
+    reach_quat *kept_rot;     /* [bone_count]: a pose to fall back to, the restart's (chains with
+                                 hinges) or CCD's before a guarded hand-off (balls and cones only,
+                                 so never both in one solve) */
     reach_real *link_length;  /* [bone_count]: |local translation| of each active bone */
     reach_vec3 *link_before;  /* [bone_count]: free chain: each link in world space where the
                                  rotations last held, for reach__ik_sync_rotations */
     int free_chain;           /* one position target on a chain of freely turning joints */
     int lone_chain;           /* one position target (no orientation) at the end of a chain of
                                  three or more moving links: where the bridge from the root applies */
-    int ccd_hands_off;        /* CCD's own solve of a free chain whose end does not slide, with no
-                                 cap on its steps: crawling or out-of-reach iterations are FABRIK's */
+    int ccd_hands_off;        /* CCD's own solve of a lone target on ball and cone joints (or a
+                                 free chain), whose end does not slide, with no cap on its steps:
+                                 some iterations are FABRIK's (reach__ccd_sweep) */
+    int ccd_guarded;          /* ... cones bound the chain: only near the edge of the reach, and
+                                 only while FABRIK's iterations lower the error */
     int crawling;             /* set by the driver: the last iterations did not halve the error */
+    int handing_off;          /* a guarded hand-off has begun */
+    int slow_iterations;      /* set by the driver: how many in a row did not halve it */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
@@ -220,6 +227,9 @@ int reach__fabrik_iterate(reach__ik *ik);
 /* Nonzero when the solve is one position target at least the chain's length from the root:
  * FABRIK's iteration then lays the chain straight toward it. */
 int reach__ik_target_out_of_reach(const reach__ik *ik);
+/* Whether CCD's sweeps on a chain of cones may hand over to FABRIK's iterations now: a lone
+ * target near the edge of the reach, no hand-off begun or given up (ccd.c). */
+int reach__ccd_may_hand_off(const reach__ik *ik);
 
 /* A solve crawls when this many iterations running have each left more than half the error of
  * the one before: near the edge of a chain's reach FABRIK's passes and CCD's sweeps do so for

@@ -296,6 +296,8 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
                      ik->active_count >= 4;
     ik->crawling = 0;
     ik->ccd_hands_off = 0; /* set by reach__ik_solve for CCD's own solves */
+    ik->ccd_guarded = 0;
+    ik->handing_off = 0;
     ik->rotations_stale = 0;
     ik->angle_tolerance = settings->angle_tolerance;
     ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
@@ -420,9 +422,16 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     ik.slides_prismatic = !fabrik_rules;
-    if (!fabrik_rules && ik.free_chain && s.ccd_max_step == 0) {
-        int tip = ik.active[ik.active_count - 1];
-        ik.ccd_hands_off = reach__joint_type(skeleton, tip) != REACH_JOINT_PRISMATIC;
+    /* CCD's hand-off (reach__ccd_sweep): a lone target on ball and cone joints, an end that does
+     * not slide, no cap on the steps; guarded where cones bound the joints. */
+    if (!fabrik_rules && (ik.free_chain || ik.lone_chain) && s.ccd_max_step == 0) {
+        ik.ccd_hands_off = 1;
+        for (int k = 0; k + 1 < ik.active_count; ++k) {
+            reach_joint_type type = reach__joint_type(skeleton, ik.active[k]);
+            if (type != REACH_JOINT_BALL && type != REACH_JOINT_CONE) ik.ccd_hands_off = 0;
+        }
+        if (reach__joint_type(skeleton, ik.active[ik.active_count - 1]) == REACH_JOINT_PRISMATIC) ik.ccd_hands_off = 0;
+        ik.ccd_guarded = !ik.free_chain;
     }
     reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, fabrik_rules && s.fabrik_move_root);
     /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already

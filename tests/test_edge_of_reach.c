@@ -2,7 +2,9 @@
  * of four unit bones from straight up toward (3.9996, 0, 0) was 0.0185 short after 64
  * iterations, and CCD lay 0.1 short of a target 1.001 chain lengths away). The bridge from the
  * root ends the crawl; CCD hands such solves on chains of free joints to FABRIK's iteration, and
- * lies straight toward a target out of reach. */
+ * lies straight toward a target out of reach. On chains of cones CCD hands over only after 16
+ * sweeps that did not halve the error, and keeps FABRIK's iterations only while they lower it
+ * (before, 93 % of the targets on 90° cones here were missed after 61 iterations). */
 #include <stdio.h>
 
 #include "test_fabrik_rigs.h"
@@ -76,7 +78,8 @@ static void targets_at_the_edge_of_reach_are_reached(void **state) {
     (void)state;
     check_edge(&solvers[0], 0, 0xed6e1);
     check_edge(&solvers[1], 0, 0xed6e2);
-    check_edge(&solvers[0], 1, 0xed6e3); /* CCD with limits still crawls there: docs/solvers.md */
+    check_edge(&solvers[0], 1, 0xed6e3);
+    check_edge(&solvers[1], 1, 0xed6e4);
 }
 
 /* The reviewer's case, whole: four unit bones straight up, the target 0.9999 of the reach along
@@ -195,8 +198,9 @@ static void uneven_chains_keep_their_promise(void **state) {
     }
 }
 
-/* CCD's hand-off to FABRIK's iteration is for its own solves of free chains only: a cap on the
- * steps holds (ccd.h), and an end that slides still slides to a target only the slide reaches. */
+/* CCD's hand-off to FABRIK's iteration is for its own solves of ball and cone chains only: a cap
+ * on the steps holds (ccd.h), and an end that slides still slides to a target only the slide
+ * reaches. */
 static void ccd_keeps_its_cap_and_its_slides(void **state) {
     (void)state;
     const reach_real lengths[4] = {1, 1, 1, 1};
