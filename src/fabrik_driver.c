@@ -157,6 +157,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         } else if (missed >= 0 && kicks < MAX_KICKS) {
             kick(ik, missed);
             ++kicks;
+            ik->kicked = 1;
         } else if (reach__ccd_may_hand_off(ik)) {
             ik->handing_off = 1; /* the sweeps' own remedy: FABRIK's iterations, guarded (ccd.c) */
         } else if (polish && iterate != polish) {

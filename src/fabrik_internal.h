@@ -178,9 +178,10 @@ typedef struct reach__ik {
                                  free chain), whose end does not slide, with no cap on its steps:
                                  some iterations are FABRIK's (reach__ccd_sweep) */
     int ccd_guarded;          /* ... cones bound the chain: only near the edge of the reach, and
-                                 only while FABRIK's iterations lower the error */
+                                 only while FABRIK's iterations halve the error */
     int crawling;             /* set by the driver: the last iterations did not halve the error */
     int handing_off;          /* a guarded hand-off has begun */
+    int kicked;               /* the driver has bent the chain off the line to a target */
     int slow_iterations;      /* set by the driver: how many in a row did not halve it */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
@@ -228,7 +229,7 @@ int reach__fabrik_iterate(reach__ik *ik);
  * FABRIK's iteration then lays the chain straight toward it. */
 int reach__ik_target_out_of_reach(const reach__ik *ik);
 /* Whether CCD's sweeps on a chain of cones may hand over to FABRIK's iterations now: a lone
- * target near the edge of the reach, no hand-off begun or given up (ccd.c). */
+ * target near the edge of the reach, no hand-off begun or given up, no kick (ccd.c). */
 int reach__ccd_may_hand_off(const reach__ik *ik);
 
 /* A solve crawls when this many iterations running have each left more than half the error of

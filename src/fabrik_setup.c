@@ -298,6 +298,7 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->ccd_hands_off = 0; /* set by reach__ik_solve for CCD's own solves */
     ik->ccd_guarded = 0;
     ik->handing_off = 0;
+    ik->kicked = 0;
     ik->rotations_stale = 0;
     ik->angle_tolerance = settings->angle_tolerance;
     ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
@@ -422,16 +423,21 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     ik.slides_prismatic = !fabrik_rules;
-    /* CCD's hand-off (reach__ccd_sweep): a lone target on ball and cone joints, an end that does
-     * not slide, no cap on the steps; guarded where cones bound the joints. */
-    if (!fabrik_rules && (ik.free_chain || ik.lone_chain) && s.ccd_max_step == 0) {
-        ik.ccd_hands_off = 1;
-        for (int k = 0; k + 1 < ik.active_count; ++k) {
-            reach_joint_type type = reach__joint_type(skeleton, ik.active[k]);
-            if (type != REACH_JOINT_BALL && type != REACH_JOINT_CONE) ik.ccd_hands_off = 0;
+    /* CCD's hand-off (reach__ccd_sweep), with no cap on the steps: a free chain whose end does
+     * not slide; guarded, a lone target on a chain of ball and cone joints, its end's too (so no
+     * hinge asks for the restart from the middle of the ranges, whose saved pose the guard's
+     * shares). */
+    if (!fabrik_rules && s.ccd_max_step == 0) {
+        if (ik.free_chain) {
+            int tip = ik.active[ik.active_count - 1];
+            ik.ccd_hands_off = reach__joint_type(skeleton, tip) != REACH_JOINT_PRISMATIC;
+        } else if (ik.lone_chain) {
+            ik.ccd_hands_off = ik.ccd_guarded = 1;
+            for (int k = 0; k < ik.active_count; ++k) {
+                reach_joint_type type = reach__joint_type(skeleton, ik.active[k]);
+                if (type != REACH_JOINT_BALL && type != REACH_JOINT_CONE) ik.ccd_hands_off = 0;
+            }
         }
-        if (reach__joint_type(skeleton, ik.active[ik.active_count - 1]) == REACH_JOINT_PRISMATIC) ik.ccd_hands_off = 0;
-        ik.ccd_guarded = !ik.free_chain;
     }
     reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, fabrik_rules && s.fabrik_move_root);
     /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
