@@ -341,8 +341,8 @@ int reach__ccd_may_hand_off(const reach__ik *ik) {
     return ik->ccd_hands_off && ik->ccd_guarded && !ik->handing_off && !ik->kicked && near_the_edge(ik);
 }
 
-/* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it at least halves
- * the error; otherwise the pose goes back and sweeps take over for good. Within cones FABRIK's
+/* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it reaches or at
+ * least halves the error; otherwise the pose goes back and sweeps take over for good. Within cones FABRIK's
  * passes can drift where the limits bend them, so unguarded they could raise the error, and they
  * too can crawl: then the sweeps, which the hand-off was to outpace, get the budget back.
  * Returns whether the iteration was kept. */
@@ -352,7 +352,8 @@ static int guarded_fabrik_iteration(reach__ik *ik, int *limited) {
         ik->kept_rot[ik->active[k]] = ik->local[ik->active[k]].rotation;
     *limited = reach__fabrik_iterate(ik);
     reach__ik_sync_rotations(ik);
-    if (reach__ik_weighted_error(ik) <= REACH_R(0.5) * before) return 1;
+    reach_real residual, angle_residual, after;
+    if (reach__ik_assess(ik, &residual, &angle_residual, &after) || after <= REACH_R(0.5) * before) return 1;
     for (int k = 0; k < ik->active_count; ++k)
         ik->local[ik->active[k]].rotation = ik->kept_rot[ik->active[k]];
     reach__ik_forward(ik);
@@ -369,10 +370,10 @@ int reach__ccd_sweep(reach__ik *ik) {
      * start), not under a cap on the steps (FABRIK's iteration knows none; and a capped solve
      * crawls by design), and not as FABRIK's own polish (which hands over to sweeps because
      * FABRIK's iterations did not do). On chains of cones it takes over only near the edge of
-     * the reach, after CONE_CRAWL_SWEEPS crawling sweeps (or when the sweeps stall there: the
-     * driver's remedy; not after a kick), and only while each of its iterations halves the
-     * error: elsewhere (mid-reach, or out of reach where a curled chain lies) its iterations can
-     * lead the chain where sweeps do better. */
+     * the reach, after CONE_CRAWL_SWEEPS crawling sweeps (or, as the driver's remedy, when the
+     * sweeps stall where it has no kick to try; never after a kick), and only while each of its
+     * iterations reaches or halves the error: elsewhere (mid-reach, or out of reach where a curled chain lies) its
+     * iterations can lead the chain where sweeps do better. */
     if (ik->ccd_hands_off && !ik->ccd_guarded &&
         (reach__ik_target_out_of_reach(ik) || (ik->crawling && ik->lone_chain)))
         return reach__fabrik_iterate(ik);

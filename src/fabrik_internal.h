@@ -178,7 +178,7 @@ typedef struct reach__ik {
                                  free chain), whose end does not slide, with no cap on its steps:
                                  some iterations are FABRIK's (reach__ccd_sweep) */
     int ccd_guarded;          /* ... cones bound the chain: only near the edge of the reach, and
-                                 only while FABRIK's iterations halve the error */
+                                 only while FABRIK's iterations reach or halve the error */
     int crawling;             /* set by the driver: the last iterations did not halve the error */
     int handing_off;          /* a guarded hand-off has begun */
     int kicked;               /* the driver has bent the chain off the line to a target */

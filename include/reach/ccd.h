@@ -32,9 +32,10 @@
  * bridge from the root): sweeps alone never lay such a chain straight, and near the edge of its
  * reach they crawl. Not when the end joint slides, nor under ccd_max_step. On a chain of ball
  * and cone joints with a lone position target between 0.9 of its reach and the reach, FABRIK's
- * iterations take over after 16 sweeps that did not halve the error (or when the sweeps stall),
- * unless the solve has kicked the chain, each kept only when it at least halves the error; the
- * first that does not is undone and sweeps go on (docs/solvers.md).
+ * iterations take over after 16 sweeps that did not halve the error (or when the sweeps stall
+ * with the target at the full reach), unless the solve has kicked the chain, each kept only when
+ * it reaches or at least halves the error; the first that does neither is undone and sweeps go
+ * on (docs/solvers.md).
  * A stalled solve bends a chain off the line to its target (a meeting pair off the line between
  * them), and one with hinges that stops short starts once more from the middle of every range,
  * keeping the nearer pose; `limited` as in fabrik.h. */
