@@ -342,21 +342,18 @@ int reach__ccd_may_hand_off(const reach__ik *ik) {
 }
 
 /* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it reaches or at
- * least halves the error; otherwise the pose goes back and sweeps take over for good. Within cones FABRIK's
- * passes can drift where the limits bend them, so unguarded they could raise the error, and they
- * too can crawl: then the sweeps, which the hand-off was to outpace, get the budget back.
- * Returns whether the iteration was kept. */
+ * least halves the error; otherwise the pose goes back and sweeps take over for good. Within
+ * cones FABRIK's passes can drift where the limits bend them, so unguarded they could raise the
+ * error, and they too can crawl: then the sweeps, which the hand-off was to outpace, get the
+ * budget back. Returns whether the iteration was kept. */
 static int guarded_fabrik_iteration(reach__ik *ik, int *limited) {
     reach_real before = reach__ik_weighted_error(ik);
-    for (int k = 0; k < ik->active_count; ++k)
-        ik->kept_rot[ik->active[k]] = ik->local[ik->active[k]].rotation;
+    reach__ik_keep_rotations(ik);
     *limited = reach__fabrik_iterate(ik);
     reach__ik_sync_rotations(ik);
     reach_real residual, angle_residual, after;
     if (reach__ik_assess(ik, &residual, &angle_residual, &after) || after <= REACH_R(0.5) * before) return 1;
-    for (int k = 0; k < ik->active_count; ++k)
-        ik->local[ik->active[k]].rotation = ik->kept_rot[ik->active[k]];
-    reach__ik_forward(ik);
+    reach__ik_restore_rotations(ik);
     ik->ccd_hands_off = 0;
     ik->handing_off = 0;
     return 0;
@@ -372,10 +369,10 @@ int reach__ccd_sweep(reach__ik *ik) {
      * FABRIK's iterations did not do). On chains of cones it takes over only near the edge of
      * the reach, after CONE_CRAWL_SWEEPS crawling sweeps (or, as the driver's remedy, when the
      * sweeps stall where it has no kick to try; never after a kick), and only while each of its
-     * iterations reaches or halves the error: elsewhere (mid-reach, or out of reach where a curled chain lies) its
-     * iterations can lead the chain where sweeps do better. */
+     * iterations reaches or halves the error: elsewhere (mid-reach, or out of reach where a
+     * curled chain lies) its iterations can lead the chain where sweeps do better. */
     if (ik->ccd_hands_off && !ik->ccd_guarded &&
-        (reach__ik_target_out_of_reach(ik) || (ik->crawling && ik->lone_chain)))
+        (reach__ik_target_out_of_reach(ik) || (reach__ik_crawling(ik) && ik->lone_chain)))
         return reach__fabrik_iterate(ik);
     if (ik->handing_off || (ik->slow_iterations >= CONE_CRAWL_SWEEPS && reach__ccd_may_hand_off(ik))) {
         ik->handing_off = 1;

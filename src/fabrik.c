@@ -223,7 +223,7 @@ int reach__fabrik_iterate(reach__ik *ik) {
     if (aim_all) return forward(ik, aim_all);
     reach__ik_update_goals(ik);
     backward(ik);
-    if (ik->crawling && ik->lone_chain) {
+    if (reach__ik_crawling(ik) && ik->lone_chain) {
         /* The forward pass aims each bone at the joints the bridge placed, as the limits allow.
          * Where they do not let it reach, the plain forward pass goes from the backward pass's
          * places instead (kept in buffers the passes do not use between iterations). */

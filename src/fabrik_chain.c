@@ -137,7 +137,7 @@ int reach__fabrik_chain_iterate(reach__ik *ik) {
         return 0;
     }
     free_backward(ik, target);
-    if (!(ik->crawling && ik->lone_chain && reach__ik_root_bridge(ik, root))) free_forward(ik);
+    if (!(reach__ik_crawling(ik) && ik->lone_chain && reach__ik_root_bridge(ik, root))) free_forward(ik);
     return 0;
 }
 

@@ -115,9 +115,8 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous, error;
     int reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &previous);
-    int kicks = 0, since_best = 0, first = r->iterations, slow = 0;
+    int kicks = 0, since_best = 0, first = r->iterations;
     reach_real best = previous, last = previous;
-    ik->crawling = 0;
     ik->slow_iterations = 0;
     /* A starting pose outside its joints' limits is solved at least once, so what comes out is
      * inside them, even when it already reaches. Every change to the pose is assessed once, right
@@ -126,8 +125,7 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         ++r->iterations;
         r->limited = iterate(ik);
         reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &error);
-        ik->crawling = reach__crawl_step(&slow, &last, error);
-        ik->slow_iterations = slow;
+        reach__crawl_step(&ik->slow_iterations, &last, error);
         if (error < REACH__POLISH_PROGRESS * best) {
             best = error;
             since_best = 0;
@@ -265,14 +263,11 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
          * middle of every range, keeping whichever pose comes nearer. */
         reach_real kept = reach__ik_weighted_error(ik);
         int kept_limited = r.limited;
-        for (int k = 0; k < ik->active_count; ++k)
-            ik->kept_rot[ik->active[k]] = ik->local[ik->active[k]].rotation;
+        reach__ik_keep_rotations(ik);
         middle_of_ranges(ik);
         run_attempt(ik, settings, &r, iterate, polish, may_move_root);
         if (!(reach__ik_weighted_error(ik) < kept)) {
-            for (int k = 0; k < ik->active_count; ++k)
-                ik->local[ik->active[k]].rotation = ik->kept_rot[ik->active[k]];
-            reach__ik_forward(ik);
+            reach__ik_restore_rotations(ik);
             r.limited = kept_limited;
         }
         r.reached = reach__ik_measure(ik, &r.residual, &r.angle_residual);

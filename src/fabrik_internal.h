@@ -179,10 +179,10 @@ typedef struct reach__ik {
                                  some iterations are FABRIK's (reach__ccd_sweep) */
     int ccd_guarded;          /* ... cones bound the chain: only near the edge of the reach, and
                                  only while FABRIK's iterations reach or halve the error */
-    int crawling;             /* set by the driver: the last iterations did not halve the error */
     int handing_off;          /* a guarded hand-off has begun */
     int kicked;               /* the driver has bent the chain off the line to a target */
-    int slow_iterations;      /* set by the driver: how many in a row did not halve it */
+    int slow_iterations;      /* set by the driver: how many iterations in a row did not halve
+                                 the error (reach__ik_crawling) */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
@@ -246,6 +246,9 @@ static inline int reach__crawl_step(int *slow, reach_real *last, reach_real now)
     return *slow >= REACH__CRAWL_ITERATIONS;
 }
 
+/* Whether the driver's last iterations crawled (reach__crawl_step). */
+static inline int reach__ik_crawling(const reach__ik *ik) { return ik->slow_iterations >= REACH__CRAWL_ITERATIONS; }
+
 /* The apex of the triangle the bridge from the root closes: sides `run` from the root and `last`
  * from the far joint, d apart (d > 0, |run − last| <= d <= run + last). *foot is how far along
  * the root→far line the apex lies from the root, *height how far off it. Computed from the
@@ -282,6 +285,18 @@ int reach__ccd_sweep(reach__ik *ik);
 
 /* Forward kinematics for the active bones from their working local transforms. */
 void reach__ik_forward(reach__ik *ik);
+
+/* The moving bones' rotations into kept_rot, and back (with the world transforms). */
+static inline void reach__ik_keep_rotations(reach__ik *ik) {
+    for (int k = 0; k < ik->active_count; ++k)
+        ik->kept_rot[ik->active[k]] = ik->local[ik->active[k]].rotation;
+}
+
+static inline void reach__ik_restore_rotations(reach__ik *ik) {
+    for (int k = 0; k < ik->active_count; ++k)
+        ik->local[ik->active[k]].rotation = ik->kept_rot[ik->active[k]];
+    reach__ik_forward(ik);
+}
 
 /* Where each target pulls this iteration: its position, or for a meeting pair the point where
  * the two joints meet: the root's joint when one of them is the root, else where the position

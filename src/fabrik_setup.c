@@ -294,7 +294,7 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     /* One target: the moving bones are the path from the root to its bone, which ends it. */
     ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
                      ik->active_count >= 4;
-    ik->crawling = 0;
+    ik->slow_iterations = 0;
     ik->ccd_hands_off = 0; /* set by reach__ik_solve for CCD's own solves */
     ik->ccd_guarded = 0;
     ik->handing_off = 0;
