@@ -78,6 +78,7 @@ typedef struct jac_workspace {
     reach_real *relaxed_step; /* step plus the null-space motion toward rest, when has_relaxed */
     int has_relaxed;
     reach_real *null_step, *gradient, *row_temp, *row_work;
+    int null_projected;     /* null_step holds the null-space goal projected by the last step's solve */
     unsigned char *locked;  /* per column */
     reach_vec3 *lock_axes;  /* per column, for cone bones: the blocked world directions */
     reach_real *fixed;      /* per column: the motion of locked joints up to their limits */

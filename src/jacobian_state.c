@@ -1,5 +1,6 @@
 /* The Jacobian solvers' state: joint values and the pose they generate, kept inside the limits;
  * steps, random restarts and the direction back to the rest pose. */
+#include "half_angle.h"
 #include "jacobian_problem.h"
 #include "reach/limits.h"
 
@@ -12,7 +13,8 @@ static reach_quat parent_world_rotation(const jac_problem *p, const jac_state *s
 static void write_value(const jac_problem *p, int bone, reach_real value, reach_transform *local) {
     const jac_joint *j = &p->joints[bone];
     if (j->joint.type == REACH_JOINT_HINGE) {
-        reach_real c = reach_cos(REACH_R(0.5) * value), s = reach_sin(REACH_R(0.5) * value);
+        reach_real c, s;
+        reach__half_angle_cos_sin(value, &c, &s);
         local[bone].rotation = reach_quat_make(c * j->rest.x + s * j->rest_turn.x, c * j->rest.y + s * j->rest_turn.y,
                                                c * j->rest.z + s * j->rest_turn.z, c * j->rest.w + s * j->rest_turn.w);
     } else {

@@ -117,14 +117,44 @@ static void sdls_step(const jac_problem *p, const reach_real *error, jac_workspa
     }
 }
 
-/* DLS by the damped normal equations, factorised by Cholesky: a small square system instead of an
- * SVD. Leaves the Gram matrix and its factor for the null space. Returns 0 when the factorisation
- * fails (the SVD then takes over). */
-static int dls_normal_step(const jac_problem *p, reach_real damping, const reach_real *error, jac_workspace *ws) {
+/* The rest-pose goal for the null space, NULL_SPACE_GAIN of the way back, less the locked
+ * joints' motions, into z. */
+static void null_space_goal(const jac_problem *p, const jac_state *state, const jac_workspace *ws, reach_real *z) {
+    reach__jac_rest_direction(p, state, z);
+    for (int c = 0; c < p->columns; ++c)
+        z[c] *= NULL_SPACE_GAIN;
+    reach__jac_remove_locked(p, ws, z);
+}
+
+/* Whether the step's own solve also projects the null-space goal: DLS with the adaptive damping,
+ * whose factor the projection reuses (project_out_row_space), on a J with a null space. */
+static int projects_with_the_step(const jac_problem *p, const reach_solver_settings *settings) {
+    return settings->null_space && !(settings->damping > 0) && p->columns > p->rows;
+}
+
+/* DLS by the damped normal equations, factorised by Cholesky (L D Lᵀ): a small square system
+ * instead of an SVD. Leaves the Gram matrix and its factor for the null space; where the null
+ * space reuses the factor, it also solves for the goal's projection in the same substitutions
+ * (the second chain of waits runs alongside the first), into ws->null_step: the same bits as
+ * project_out_row_space's, ready if this is the step's last round of limit locking. Returns 0
+ * when the factorisation fails (the SVD then takes over). */
+static int dls_normal_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
+                           reach_real damping, const reach_real *error, jac_workspace *ws) {
     if (!ws->gram_valid) reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
     ws->gram_valid = 1;
     if (!reach__cholesky_damped(ws->gram, thin_rank(p), damping * damping, ws->cholesky)) return 0;
-    reach__damped_normal_solve(ws->jacobian, p->rows, p->columns, ws->cholesky, error, ws->row_temp, ws->step);
+    if (!projects_with_the_step(p, settings)) {
+        reach__damped_normal_solve(ws->jacobian, p->rows, p->columns, ws->cholesky, error, ws->row_temp, ws->step);
+        return 1;
+    }
+    reach_real *z = ws->null_step;
+    null_space_goal(p, state, ws, z);
+    reach__mat_mul_vec(ws->jacobian, p->rows, p->columns, z, ws->row_work);
+    reach__damped_normal_solve_two(ws->jacobian, p->rows, p->columns, ws->cholesky, error, ws->row_temp, ws->row_work,
+                                   ws->step, ws->gradient);
+    for (int c = 0; c < p->columns; ++c)
+        z[c] -= ws->gradient[c];
+    ws->null_projected = 1;
     return 1;
 }
 
@@ -135,9 +165,11 @@ static void method_step(const jac_problem *p, const reach_solver_settings *setti
     const reach_real *error = ws->task_error;
     reach_jacobian_method method = settings->jacobian_method;
     ws->factor = JAC_FACTOR_NONE;
+    ws->null_projected = 0;
     if (method == REACH_JACOBIAN_TRANSPOSE) {
         transpose_step(p, error, ws);
-    } else if (method == REACH_JACOBIAN_DLS && dls_normal_step(p, dls_damping(p, settings, state), error, ws)) {
+    } else if (method == REACH_JACOBIAN_DLS &&
+               dls_normal_step(p, settings, state, dls_damping(p, settings, state), error, ws)) {
         ws->factor = JAC_FACTOR_NORMAL;
     } else {
         svd_of_jacobian(p, ws);
@@ -197,18 +229,17 @@ static void project_out_row_space(const jac_problem *p, const reach_solver_setti
     }
 }
 
-/* The rest-pose goal projected on J's null space into ws->null_step, capped by the error so that
- * it fades as the solve converges. */
+/* The rest-pose goal projected on J's null space into ws->null_step (where the step's solve has
+ * not done so already), capped by the error so that it fades as the solve converges. */
 static void null_space_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
                             jac_workspace *ws) {
-    int columns = p->columns;
     reach_real *z = ws->null_step;
-    reach__jac_rest_direction(p, state, z);
-    for (int c = 0; c < columns; ++c)
-        z[c] *= NULL_SPACE_GAIN;
-    reach__jac_remove_locked(p, ws, z);
-    project_out_row_space(p, settings, ws, z);
-    clamp_max_abs(z, columns, reach_min(REACH_JACOBIAN_MAX_STEP, NULL_SPACE_ERROR_RATIO * reach_sqrt(state->error_sq)));
+    if (!ws->null_projected) {
+        null_space_goal(p, state, ws, z);
+        project_out_row_space(p, settings, ws, z);
+    }
+    clamp_max_abs(z, p->columns,
+                  reach_min(REACH_JACOBIAN_MAX_STEP, NULL_SPACE_ERROR_RATIO * reach_sqrt(state->error_sq)));
 }
 
 static int all_finite(const reach_real *x, int n) {

@@ -347,60 +347,64 @@ void reach__gram_downdate(reach_real *g, int n, const reach_real *w) {
         gram_downdate_rows(g, n, w);
 }
 
-/* Cholesky–Banachiewicz, row by row: g + λ²I = L Lᵀ, with 1 / L_jj kept on the diagonal so that
- * neither this nor the solves divide more than once per row. Row i of L; 0 when its pivot is not
+/* g + λ²I = L D Lᵀ, row by row. The square-root-free form of Cholesky: each row waits on one
+ * division where L Lᵀ waits on a root and a division, and a 6 × 6 factorisation is a chain of
+ * such waits (on the 7-joint arms it was a tenth of a solve). Row i's entries first hold
+ * W_ij = L_ij D_jj, from which both L_ij and D_ii follow; 0 when the pivot D_ii is not
  * positive. */
-static inline int cholesky_row(const reach_real *g, int n, int i, reach_real damping_sq, reach_real *l) {
+static inline int ldl_row(const reach_real *g, int n, int i, reach_real damping_sq, reach_real *l) {
     reach_real *l_i = l + i * n;
     for (int j = 0; j < i; ++j) {
         const reach_real *l_j = l + j * n;
         reach_real sum = g[i * n + j];
         for (int k = 0; k < j; ++k)
             sum -= l_i[k] * l_j[k];
-        l_i[j] = sum * l_j[j];
+        l_i[j] = sum;
     }
     reach_real pivot = g[i * n + i] + damping_sq;
-    for (int k = 0; k < i; ++k)
-        pivot -= l_i[k] * l_i[k];
+    for (int k = 0; k < i; ++k) {
+        reach_real w = l_i[k];
+        l_i[k] = w * l[k * n + k];
+        pivot -= w * l_i[k];
+    }
     if (!(pivot > 0)) return 0;
-    l_i[i] = 1 / reach_sqrt(pivot);
+    l_i[i] = 1 / pivot;
     return 1;
 }
 
 /* The common size row by row with each row's index a constant, so that its loops unroll. */
-static int cholesky_six(const reach_real *g, reach_real damping_sq, reach_real *l) {
-    return cholesky_row(g, COMMON_SIZE, 0, damping_sq, l) && cholesky_row(g, COMMON_SIZE, 1, damping_sq, l) &&
-           cholesky_row(g, COMMON_SIZE, 2, damping_sq, l) && cholesky_row(g, COMMON_SIZE, 3, damping_sq, l) &&
-           cholesky_row(g, COMMON_SIZE, 4, damping_sq, l) && cholesky_row(g, COMMON_SIZE, 5, damping_sq, l);
+static int ldl_six(const reach_real *g, reach_real damping_sq, reach_real *l) {
+    return ldl_row(g, COMMON_SIZE, 0, damping_sq, l) && ldl_row(g, COMMON_SIZE, 1, damping_sq, l) &&
+           ldl_row(g, COMMON_SIZE, 2, damping_sq, l) && ldl_row(g, COMMON_SIZE, 3, damping_sq, l) &&
+           ldl_row(g, COMMON_SIZE, 4, damping_sq, l) && ldl_row(g, COMMON_SIZE, 5, damping_sq, l);
 }
 
 int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
-    if (n == COMMON_SIZE) return cholesky_six(g, damping_sq, l);
+    if (n == COMMON_SIZE) return ldl_six(g, damping_sq, l);
     for (int i = 0; i < n; ++i)
-        if (!cholesky_row(g, n, i, damping_sq, l)) return 0;
+        if (!ldl_row(g, n, i, damping_sq, l)) return 0;
     return 1;
 }
 
-/* Row i of the forward substitution L y = x and of the back substitution Lᵀ z = y, in place
- * (L lower triangular, row-major n × n, 1 / L_ii on its diagonal). */
+/* Row i of the forward substitution L y = x and of the back substitution Lᵀ z = D⁻¹ y, in place
+ * (L unit lower triangular, row-major n × n, 1 / D_ii on its diagonal). */
 static inline void forward_row(const reach_real *l, int n, int i, reach_real *x) {
     reach_real sum = x[i];
     for (int j = 0; j < i; ++j)
         sum -= l[i * n + j] * x[j];
-    x[i] = sum * l[i * n + i];
+    x[i] = sum;
 }
 
 static inline void back_row(const reach_real *l, int n, int i, reach_real *x) {
-    reach_real sum = x[i];
+    reach_real sum = x[i] * l[i * n + i];
     for (int j = i + 1; j < n; ++j)
         sum -= l[j * n + i] * x[j];
-    x[i] = sum * l[i * n + i];
+    x[i] = sum;
 }
 
-/* Solves L Lᵀ x = x in place. */
+/* Solves L D Lᵀ x = x in place. Row 0 of L y = x leaves x[0] as it is (L's diagonal is one). */
 static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
     if (n == COMMON_SIZE) {
-        forward_row(l, COMMON_SIZE, 0, x);
         forward_row(l, COMMON_SIZE, 1, x);
         forward_row(l, COMMON_SIZE, 2, x);
         forward_row(l, COMMON_SIZE, 3, x);
@@ -414,10 +418,54 @@ static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
         back_row(l, COMMON_SIZE, 0, x);
         return;
     }
-    for (int i = 0; i < n; ++i)
+    for (int i = 1; i < n; ++i)
         forward_row(l, n, i, x);
     for (int i = n - 1; i >= 0; --i)
         back_row(l, n, i, x);
+}
+
+/* Rows i of both substitutions for two right-hand sides at once: two independent chains of
+ * waits, interleaved, so the second costs its multiplies and little time. */
+static inline void forward_row_two(const reach_real *l, int n, int i, reach_real *x, reach_real *y) {
+    reach_real sum_x = x[i], sum_y = y[i];
+    for (int j = 0; j < i; ++j) {
+        sum_x -= l[i * n + j] * x[j];
+        sum_y -= l[i * n + j] * y[j];
+    }
+    x[i] = sum_x;
+    y[i] = sum_y;
+}
+
+static inline void back_row_two(const reach_real *l, int n, int i, reach_real *x, reach_real *y) {
+    reach_real sum_x = x[i] * l[i * n + i], sum_y = y[i] * l[i * n + i];
+    for (int j = i + 1; j < n; ++j) {
+        sum_x -= l[j * n + i] * x[j];
+        sum_y -= l[j * n + i] * y[j];
+    }
+    x[i] = sum_x;
+    y[i] = sum_y;
+}
+
+/* cholesky_solve on x and y together; each gets the same bits as on its own. */
+static void cholesky_solve_two(const reach_real *l, int n, reach_real *x, reach_real *y) {
+    if (n == COMMON_SIZE) {
+        forward_row_two(l, COMMON_SIZE, 1, x, y);
+        forward_row_two(l, COMMON_SIZE, 2, x, y);
+        forward_row_two(l, COMMON_SIZE, 3, x, y);
+        forward_row_two(l, COMMON_SIZE, 4, x, y);
+        forward_row_two(l, COMMON_SIZE, 5, x, y);
+        back_row_two(l, COMMON_SIZE, 5, x, y);
+        back_row_two(l, COMMON_SIZE, 4, x, y);
+        back_row_two(l, COMMON_SIZE, 3, x, y);
+        back_row_two(l, COMMON_SIZE, 2, x, y);
+        back_row_two(l, COMMON_SIZE, 1, x, y);
+        back_row_two(l, COMMON_SIZE, 0, x, y);
+        return;
+    }
+    for (int i = 1; i < n; ++i)
+        forward_row_two(l, n, i, x, y);
+    for (int i = n - 1; i >= 0; --i)
+        back_row_two(l, n, i, x, y);
 }
 
 void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
@@ -431,4 +479,13 @@ void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const r
         reach__mat_t_mul_vec(a, rows, cols, b, x);
         cholesky_solve(l, cols, x);
     }
+}
+
+void reach__damped_normal_solve_two(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
+                                    reach_real *work, reach_real *c, reach_real *x, reach_real *y) {
+    for (int i = 0; i < rows; ++i)
+        work[i] = b[i];
+    cholesky_solve_two(l, rows, work, c);
+    reach__mat_t_mul_vec(a, rows, cols, work, x);
+    reach__mat_t_mul_vec(a, rows, cols, c, y);
 }

@@ -39,16 +39,23 @@ void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g);
  * column image is w (a column zeroed, or a direction projected out of its columns). */
 void reach__gram_downdate(reach_real *g, int n, const reach_real *w);
 
-/* The Cholesky factor L of g + λ²I (λ² = damping_sq) into l: its lower triangle, row-major n × n,
- * with the reciprocals 1 / L_ii on the diagonal (the solves multiply by them); g and l may not
- * alias. Returns 0 when g + λ²I is not positive definite to working precision (λ² too small for
- * a's rank, or g not finite); l is then not usable. */
+/* The factors of g + λ²I = L D Lᵀ (λ² = damping_sq, L unit lower triangular, D diagonal) into l:
+ * L's strict lower triangle, row-major n × n, with the reciprocals 1 / D_ii on the diagonal (the
+ * solves multiply by them); g and l may not alias. Returns 0 when g + λ²I is not positive
+ * definite to working precision (λ² too small for a's rank, or g not finite); l is then not
+ * usable. */
 int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l);
 
 /* x (c entries) = aᵀ(a aᵀ + λ²I)⁻¹ b (b has r entries) with l from reach__cholesky_damped; work
  * holds r entries. */
 void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
                                 reach_real *work, reach_real *x);
+
+/* For a wide a (rows ≤ cols): reach__damped_normal_solve of b into x and of c into y in one pass
+ * (c, rows entries, is overwritten; work holds rows entries), each with the bits it would have
+ * on its own. */
+void reach__damped_normal_solve_two(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
+                                    reach_real *work, reach_real *c, reach_real *x, reach_real *y);
 
 /* y = a x (a is r × c). */
 void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_real *x, reach_real *y);

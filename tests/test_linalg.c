@@ -312,13 +312,15 @@ static void test_normal_gram_and_cholesky_exact(void **state) {
     ASSERT_NEAR(g[0], 35, 0, "tall g00");
     ASSERT_NEAR(g[2], 44, 0, "tall g10");
     ASSERT_NEAR(g[3], 56, 0, "tall g11");
-    const reach_real spd[4] = {4, 0, 2, 5}; /* [4 2; 2 5] = L Lᵀ, L = [2 0; 1 2] */
+    const reach_real spd[4] = {4, 0, 2, 5}; /* [4 2; 2 5] = L D Lᵀ, L = [1 0; 0.5 1], D = diag(4, 4) */
     assert_true(reach__cholesky_damped(spd, 2, 0, l));
-    ASSERT_NEAR(l[0], 0.5, 0, "1 / l00");
-    ASSERT_NEAR(l[2], 1, 0, "l10");
-    ASSERT_NEAR(l[3], 0.5, 0, "1 / l11");
+    ASSERT_NEAR(l[0], 0.25, 0, "1 / d0");
+    ASSERT_NEAR(l[2], 0.5, 0, "l10");
+    ASSERT_NEAR(l[3], 0.25, 0, "1 / d1");
     assert_true(reach__cholesky_damped(spd, 2, 5, l)); /* [9 2; 2 10] */
-    ASSERT_NEAR(l[0], 1.0 / 3, TEST_LENGTH_TOL, "damped 1 / l00");
+    ASSERT_NEAR(l[0], 1.0 / 9, TEST_LENGTH_TOL, "damped 1 / d0");
+    ASSERT_NEAR(l[2], 2.0 / 9, TEST_LENGTH_TOL, "damped l10");
+    ASSERT_NEAR(l[3], 1 / (10 - 4.0 / 9), TEST_LENGTH_TOL, "damped 1 / d1");
     const reach_real singular[4] = {1, 0, 1, 1}; /* [1 1; 1 1] */
     assert_false(reach__cholesky_damped(singular, 2, 0, l));
     assert_true(reach__cholesky_damped(singular, 2, REACH_R(0.25), l));
