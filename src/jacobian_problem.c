@@ -60,7 +60,7 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     ws->s = arena_take(a, k, sizeof(reach_real));
     ws->v = arena_take(a, columns * k, sizeof(reach_real));
     ws->gram = arena_take(a, k * k, sizeof(reach_real));
-    ws->cholesky = arena_take(a, k * k, sizeof(reach_real));
+    ws->ldl = arena_take(a, k * k, sizeof(reach_real));
     ws->step = arena_take(a, columns, sizeof(reach_real));
     ws->relaxed_step = arena_take(a, columns, sizeof(reach_real));
     ws->null_step = arena_take(a, columns, sizeof(reach_real));

@@ -71,8 +71,8 @@ typedef struct jac_workspace {
     jac_state current, trial, best;
     reach_real *jacobian; /* rows × columns, normalised and weighted */
     reach_real *u, *s, *v;
-    reach_real *gram, *cholesky; /* min(rows, columns)² each */
-    int gram_valid;              /* gram is that of jacobian as it stands */
+    reach_real *gram, *ldl; /* min(rows, columns)² each: J Jᵀ or JᵀJ, and its L D Lᵀ factors */
+    int gram_valid;         /* gram is that of jacobian as it stands */
     jac_factor factor;
     reach_real *step;         /* the method's step toward the targets */
     reach_real *relaxed_step; /* step plus the null-space motion toward rest, when has_relaxed */

@@ -351,7 +351,7 @@ void reach__gram_downdate(reach_real *g, int n, const reach_real *w) {
  * division where L Lᵀ waits on a root and a division, and a 6 × 6 factorisation is a chain of
  * such waits (on the 7-joint arms it was a tenth of a solve). Row i's entries first hold
  * W_ij = L_ij D_jj, from which both L_ij and D_ii follow; 0 when the pivot D_ii is not
- * positive. */
+ * positive or too small to invert. */
 static inline int ldl_row(const reach_real *g, int n, int i, reach_real damping_sq, reach_real *l) {
     reach_real *l_i = l + i * n;
     for (int j = 0; j < i; ++j) {
@@ -367,8 +367,10 @@ static inline int ldl_row(const reach_real *g, int n, int i, reach_real damping_
         l_i[k] = w * l[k * n + k];
         pivot -= w * l_i[k];
     }
-    if (!(pivot > 0)) return 0;
-    l_i[i] = 1 / pivot;
+    /* A pivot below 1 / the largest real has no finite reciprocal: as good as singular. */
+    reach_real inverse = 1 / pivot;
+    if (!(pivot > 0) || !reach_is_finite(inverse)) return 0;
+    l_i[i] = inverse;
     return 1;
 }
 
@@ -379,7 +381,7 @@ static int ldl_six(const reach_real *g, reach_real damping_sq, reach_real *l) {
            ldl_row(g, COMMON_SIZE, 4, damping_sq, l) && ldl_row(g, COMMON_SIZE, 5, damping_sq, l);
 }
 
-int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
+int reach__ldl_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l) {
     if (n == COMMON_SIZE) return ldl_six(g, damping_sq, l);
     for (int i = 0; i < n; ++i)
         if (!ldl_row(g, n, i, damping_sq, l)) return 0;
@@ -403,7 +405,7 @@ static inline void back_row(const reach_real *l, int n, int i, reach_real *x) {
 }
 
 /* Solves L D Lᵀ x = x in place. Row 0 of L y = x leaves x[0] as it is (L's diagonal is one). */
-static void cholesky_solve(const reach_real *l, int n, reach_real *x) {
+static void ldl_solve(const reach_real *l, int n, reach_real *x) {
     if (n == COMMON_SIZE) {
         forward_row(l, COMMON_SIZE, 1, x);
         forward_row(l, COMMON_SIZE, 2, x);
@@ -446,8 +448,9 @@ static inline void back_row_two(const reach_real *l, int n, int i, reach_real *x
     y[i] = sum_y;
 }
 
-/* cholesky_solve on x and y together; each gets the same bits as on its own. */
-static void cholesky_solve_two(const reach_real *l, int n, reach_real *x, reach_real *y) {
+/* ldl_solve on x and y together; each gets the same bits as on its own (where the compiler does
+ * not fuse multiplies and adds differently in the two loops: see docs/reliability.md). */
+static void ldl_solve_two(const reach_real *l, int n, reach_real *x, reach_real *y) {
     if (n == COMMON_SIZE) {
         forward_row_two(l, COMMON_SIZE, 1, x, y);
         forward_row_two(l, COMMON_SIZE, 2, x, y);
@@ -473,19 +476,25 @@ void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const r
     if (rows <= cols) {
         for (int i = 0; i < rows; ++i)
             work[i] = b[i];
-        cholesky_solve(l, rows, work);
+        ldl_solve(l, rows, work);
         reach__mat_t_mul_vec(a, rows, cols, work, x);
     } else {
         reach__mat_t_mul_vec(a, rows, cols, b, x);
-        cholesky_solve(l, cols, x);
+        ldl_solve(l, cols, x);
     }
 }
 
 void reach__damped_normal_solve_two(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
                                     reach_real *work, reach_real *c, reach_real *x, reach_real *y) {
-    for (int i = 0; i < rows; ++i)
-        work[i] = b[i];
-    cholesky_solve_two(l, rows, work, c);
-    reach__mat_t_mul_vec(a, rows, cols, work, x);
-    reach__mat_t_mul_vec(a, rows, cols, c, y);
+    if (rows <= cols) {
+        for (int i = 0; i < rows; ++i)
+            work[i] = b[i];
+        ldl_solve_two(l, rows, work, c);
+        reach__mat_t_mul_vec(a, rows, cols, work, x);
+        reach__mat_t_mul_vec(a, rows, cols, c, y);
+    } else {
+        reach__mat_t_mul_vec(a, rows, cols, b, x);
+        reach__mat_t_mul_vec(a, rows, cols, c, y);
+        ldl_solve_two(l, cols, x, y);
+    }
 }

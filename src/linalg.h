@@ -44,16 +44,15 @@ void reach__gram_downdate(reach_real *g, int n, const reach_real *w);
  * solves multiply by them); g and l may not alias. Returns 0 when g + λ²I is not positive
  * definite to working precision (λ² too small for a's rank, or g not finite); l is then not
  * usable. */
-int reach__cholesky_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l);
+int reach__ldl_damped(const reach_real *g, int n, reach_real damping_sq, reach_real *l);
 
-/* x (c entries) = aᵀ(a aᵀ + λ²I)⁻¹ b (b has r entries) with l from reach__cholesky_damped; work
+/* x (c entries) = aᵀ(a aᵀ + λ²I)⁻¹ b (b has r entries) with l from reach__ldl_damped; work
  * holds r entries. */
 void reach__damped_normal_solve(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
                                 reach_real *work, reach_real *x);
 
-/* For a wide a (rows ≤ cols): reach__damped_normal_solve of b into x and of c into y in one pass
- * (c, rows entries, is overwritten; work holds rows entries), each with the bits it would have
- * on its own. */
+/* reach__damped_normal_solve of b into x and of c into y in one pass, each with the bits it would
+ * have on its own; c (rows entries) may be overwritten, work holds rows entries. */
 void reach__damped_normal_solve_two(const reach_real *a, int rows, int cols, const reach_real *l, const reach_real *b,
                                     reach_real *work, reach_real *c, reach_real *x, reach_real *y);
 

@@ -293,11 +293,46 @@ static void starts_on_a_limit_solve_alike(void **state) {
     assert_int_equal(differing, 0);
 }
 
+/* A fixed damping so small that λ² (normalised) lies below 1 / the largest real, on a planar arm
+ * whose J has a row of zeros (out of its plane): the normal equations' factorisation has no
+ * finite reciprocal for that pivot and must say so, for the SVD to take the step. (It once
+ * stored an infinity, every step came out NaN and the solve stopped where it started, 1.4
+ * away.) A damping merely small solves alike. */
+static void a_vanishing_damping_falls_back_to_the_svd(void **state) {
+    (void)state;
+    chain c;
+    make_chain(&c, 4, 1);
+    reach_transform start[8];
+    reach_pose_rest(&c.skeleton, start);
+    const reach_real values[4] = {REACH_R(0.3), REACH_R(0.5), REACH_R(-0.4), 0};
+    assert_int_equal(reach_pose_set_values(&c.skeleton, values, 4, 0, start), REACH_OK);
+    reach_target target = reach_target_position(3, reach_vec3_make(REACH_R(1.2), REACH_R(1.5), 0));
+#ifdef REACH_DOUBLE
+    const reach_real dampings[2] = {1e-156, 1e-12};
+#else
+    const reach_real dampings[2] = {1e-20f, 1e-6f};
+#endif
+    for (int d = 0; d < 2; ++d) {
+        reach_solver_settings settings = reach_solver_default_settings();
+        settings.jacobian_method = REACH_JACOBIAN_DLS;
+        settings.damping = dampings[d];
+        reach_transform pose[8];
+        memcpy(pose, start, sizeof pose);
+        reach_solve_result result;
+        assert_int_equal(solve(&c, &target, &settings, pose, &result), REACH_OK);
+        assert_true(result.reached);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(straight_chains_bend_off_their_line), cmocka_unit_test(weights_are_relative),
-        cmocka_unit_test(a_pose_that_reaches_is_left_alone),   cmocka_unit_test(one_sided_hinges_bend_the_way_they_can),
-        cmocka_unit_test(limits_that_hold_the_arm_back),       cmocka_unit_test(starts_on_a_limit_solve_alike),
+        cmocka_unit_test(straight_chains_bend_off_their_line),
+        cmocka_unit_test(weights_are_relative),
+        cmocka_unit_test(a_pose_that_reaches_is_left_alone),
+        cmocka_unit_test(one_sided_hinges_bend_the_way_they_can),
+        cmocka_unit_test(limits_that_hold_the_arm_back),
+        cmocka_unit_test(starts_on_a_limit_solve_alike),
+        cmocka_unit_test(a_vanishing_damping_falls_back_to_the_svd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,8 +267,9 @@ static void test_pseudoinverse_and_damped_solves(void **state) {
     }
 }
 
-/* The damped normal equations by Cholesky give the damped least-squares solution whatever the
- * shape and rank, and agree with the SVD's. */
+/* The damped normal equations by Cholesky (L D Lᵀ) give the damped least-squares solution
+ * whatever the shape and rank, and agree with the SVD's; two right-hand sides solved together
+ * give the bits of two solves. */
 static void test_damped_normal_equations(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0xc401);
@@ -285,9 +286,17 @@ static void test_damped_normal_equations(void **state) {
          * for any precision. */
         double damping = (double)r.s[0] * test_uniform_double(&rng, 1e-2, 1) + 1e-15;
         reach__normal_gram(a, rows, cols, gram);
-        assert_true(reach__cholesky_damped(gram, n, (reach_real)(damping * damping), factor));
+        assert_true(reach__ldl_damped(gram, n, (reach_real)(damping * damping), factor));
         reach__damped_normal_solve(a, rows, cols, factor, b, work, x);
         ASSERT_NEAR(normal_equations_error(a, rows, cols, x, b, damping), 0, SVD_TOL * 1e2, "damped, Cholesky");
+        /* Two right-hand sides in one pass: each with the bits of its own solve. */
+        reach_real c[MAX_DIM], c_again[MAX_DIM], y[MAX_DIM], x_two[MAX_DIM], y_two[MAX_DIM];
+        for (int i = 0; i < rows; ++i)
+            c[i] = c_again[i] = test_uniform(&rng, -1, 1);
+        reach__damped_normal_solve(a, rows, cols, factor, c, work, y);
+        reach__damped_normal_solve_two(a, rows, cols, factor, b, work, c_again, x_two, y_two);
+        assert_memory_equal(x_two, x, (size_t)cols * sizeof *x);
+        assert_memory_equal(y_two, y, (size_t)cols * sizeof *y);
         reach__svd_damped_solve(rows, cols, r.u, r.s, r.v, b, (reach_real)damping, 0, by_svd);
         double difference = 0, size = 0;
         for (int j = 0; j < cols; ++j) {
@@ -300,7 +309,7 @@ static void test_damped_normal_equations(void **state) {
 
 /* Exact cases: the Gram matrix of both forms, the factor, and a singular matrix without damping
  * refused. */
-static void test_normal_gram_and_cholesky_exact(void **state) {
+static void test_normal_gram_and_ldl_exact(void **state) {
     (void)state;
     const reach_real wide[6] = {1, 2, 3, 4, 5, 6}; /* 2 × 3: a aᵀ = [14 32; 32 77] */
     reach_real g[9], l[9];
@@ -313,17 +322,26 @@ static void test_normal_gram_and_cholesky_exact(void **state) {
     ASSERT_NEAR(g[2], 44, 0, "tall g10");
     ASSERT_NEAR(g[3], 56, 0, "tall g11");
     const reach_real spd[4] = {4, 0, 2, 5}; /* [4 2; 2 5] = L D Lᵀ, L = [1 0; 0.5 1], D = diag(4, 4) */
-    assert_true(reach__cholesky_damped(spd, 2, 0, l));
+    assert_true(reach__ldl_damped(spd, 2, 0, l));
     ASSERT_NEAR(l[0], 0.25, 0, "1 / d0");
     ASSERT_NEAR(l[2], 0.5, 0, "l10");
     ASSERT_NEAR(l[3], 0.25, 0, "1 / d1");
-    assert_true(reach__cholesky_damped(spd, 2, 5, l)); /* [9 2; 2 10] */
+    assert_true(reach__ldl_damped(spd, 2, 5, l)); /* [9 2; 2 10] */
     ASSERT_NEAR(l[0], 1.0 / 9, TEST_LENGTH_TOL, "damped 1 / d0");
     ASSERT_NEAR(l[2], 2.0 / 9, TEST_LENGTH_TOL, "damped l10");
     ASSERT_NEAR(l[3], 1 / (10 - 4.0 / 9), TEST_LENGTH_TOL, "damped 1 / d1");
+    /* A pivot below 1 / the largest real has no finite reciprocal: refused, as singular. */
+    const reach_real half_singular[4] = {1, 0, 0, 0}; /* diag(1, 0) */
+#ifdef REACH_DOUBLE
+    const reach_real below_inverse_of_max = 1e-310;
+#else
+    const reach_real below_inverse_of_max = 1e-41f;
+#endif
+    assert_false(reach__ldl_damped(half_singular, 2, below_inverse_of_max, l));
+    assert_true(reach__ldl_damped(half_singular, 2, REACH_R(1e-30), l));
     const reach_real singular[4] = {1, 0, 1, 1}; /* [1 1; 1 1] */
-    assert_false(reach__cholesky_damped(singular, 2, 0, l));
-    assert_true(reach__cholesky_damped(singular, 2, REACH_R(0.25), l));
+    assert_false(reach__ldl_damped(singular, 2, 0, l));
+    assert_true(reach__ldl_damped(singular, 2, REACH_R(0.25), l));
 }
 
 static void test_cutoff_drops_small_singular_values(void **state) {
@@ -420,7 +438,7 @@ int main(void) {
         cmocka_unit_test(test_svd_random),
         cmocka_unit_test(test_pseudoinverse_and_damped_solves),
         cmocka_unit_test(test_damped_normal_equations),
-        cmocka_unit_test(test_normal_gram_and_cholesky_exact),
+        cmocka_unit_test(test_normal_gram_and_ldl_exact),
         cmocka_unit_test(test_cutoff_drops_small_singular_values),
         cmocka_unit_test(test_products),
     };

@@ -20,9 +20,9 @@
  *                                 reduces the linearised error along Jᵀe
  *   REACH_JACOBIAN_PSEUDOINVERSE  Δθ = J⁺e through an SVD; singular values below a relative
  *                                 cutoff count as zero
- *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e (by Cholesky, no SVD);
+ *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e (by Cholesky, L D Lᵀ, no SVD);
  *                                 settings.damping > 0 fixes λ (rig
- *                                 units), 0 adapts it: λ² = min(|e|²/2, 0.01) plus a small
+ *                                 units), 0 adapts it: λ² = min(|e|²/4, 0.01) plus a small
  *                                 floor (Levenberg–Marquardt style, |e| normalised as below):
  *                                 damped far away, tiny near a solution so that the last
  *                                 steps are Gauss–Newton steps
