@@ -76,6 +76,15 @@ static int pose_as_solved(const jac_problem *p, const reach_transform *pose) {
     return 1;
 }
 
+/* Whether every target asks for a position alone (or two ends to meet): on a chain whose paths
+ * have no length, no pose moves such a target, and a restart would only repeat the first
+ * attempt's stall (a chain of zero-length bones ran its 50 restarts to the same answer). */
+static int positions_only(const jac_problem *p) {
+    for (int t = 0; t < p->target_count; ++t)
+        if (p->targets[t].use_orientation) return 0;
+    return 1;
+}
+
 static reach_status check_jacobian_settings(const reach_solver_settings *s) {
     if (s->max_iterations < 0 || s->restarts < 0) return REACH_ERROR_INVALID_ARGUMENT;
     if (!reach_is_finite(s->tolerance) || !reach_is_finite(s->angle_tolerance) || !reach_is_finite(s->damping))
@@ -177,7 +186,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
     if (!reach_is_finite(ws.current.error_sq)) return REACH_ERROR_OUT_OF_RANGE;
 
     uint64_t rng = settings->seed;
-    int restarts_left = settings->restarts;
+    int restarts_left = positions_only(&p) && !p.has_length ? 0 : settings->restarts;
     int iterations = 0, attempt_iterations = 0, kicks = 0;
     reach_real checkpoint = ws.current.error_sq;
     /* Within an attempt the current state only ever improves (a trial is taken only when it is

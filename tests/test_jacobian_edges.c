@@ -324,6 +324,40 @@ static void a_vanishing_damping_falls_back_to_the_svd(void **state) {
     }
 }
 
+/* A chain of bones of no length moves no effector: a position target off its root is missed
+ * after one iteration, restarts or not (it once ran all 50 restarts, 101 iterations, to the same
+ * answer), and one on its root is reached with none. A target's orientation can still be met
+ * there, and restarts stay on for it. */
+static void a_chain_of_no_length_takes_no_restarts(void **state) {
+    (void)state;
+    chain c;
+    make_chain(&c, 4, 0);
+    for (int i = 0; i < 4; ++i)
+        c.rest[i].translation = reach_vec3_zero();
+    reach_solver_settings robust = reach_solver_default_settings();
+    robust.restarts = 50;
+    robust.max_iterations = 1000;
+    reach_transform pose[8];
+    reach_solve_result result;
+    reach_target off_root = reach_target_position(3, reach_vec3_make(1, 0, 0));
+    reach_pose_rest(&c.skeleton, pose);
+    assert_int_equal(solve(&c, &off_root, &robust, pose, &result), REACH_OK);
+    assert_false(result.reached);
+    assert_int_equal(result.iterations, 1);
+    ASSERT_NEAR(result.residual, 1, 1e-6, "distance from the root");
+    reach_target on_root = reach_target_position(3, reach_vec3_zero());
+    reach_pose_rest(&c.skeleton, pose);
+    assert_int_equal(solve(&c, &on_root, &robust, pose, &result), REACH_OK);
+    assert_true(result.reached);
+    assert_int_equal(result.iterations, 0);
+    reach_target turned = on_root;
+    turned.orientation = reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(2.0));
+    turned.use_orientation = 1;
+    reach_pose_rest(&c.skeleton, pose);
+    assert_int_equal(solve(&c, &turned, &robust, pose, &result), REACH_OK);
+    assert_true(result.reached);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(straight_chains_bend_off_their_line),
@@ -333,6 +367,7 @@ int main(void) {
         cmocka_unit_test(limits_that_hold_the_arm_back),
         cmocka_unit_test(starts_on_a_limit_solve_alike),
         cmocka_unit_test(a_vanishing_damping_falls_back_to_the_svd),
+        cmocka_unit_test(a_chain_of_no_length_takes_no_restarts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
