@@ -15,9 +15,10 @@
 
 /* Adaptive DLS: λ² = min(|e|²/4, cap) + floor. The floor keeps the damping from vanishing at a
  * singularity; the cap keeps a far, unreachable target from damping every step to nothing. A
- * quarter of |e|² rather than a half: on the 7-joint arms' 10 000 poses a solve then takes 3 to 4 %
- * fewer iterations and reaches as often (to 0.05 %); an eighth and a sixteenth save more on the
- * poses reached but lose some. */
+ * quarter of |e|² rather than a half: on the robot arms' 10 000 poses a solve then takes up to
+ * 4 % fewer iterations (the Panda 16.1 → 15.5, the iiwa 11.8 → 11.6, the UR5 as many) and reaches
+ * as often (within 0.1 %); an eighth and a sixteenth save more on the poses reached but lose
+ * some. */
 #define DLS_DAMPING_SHARE REACH_R(0.25)
 #define DLS_DAMPING_FLOOR REACH_R(1e-6)
 #define DLS_DAMPING_CAP   REACH_R(0.01)
