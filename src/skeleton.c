@@ -132,8 +132,19 @@ void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transf
 /* ---- joint values ----------------------------------------------------------------------- */
 
 /* Axes pass validation within a little of unit length (they may be typed by hand): use them
- * made unit, so a value means the same angle or distance whatever the slack. */
-static reach_vec3 unit_axis_of(const reach_joint *joint) { return reach_vec3_normalize_safe(joint->axis, joint->axis); }
+ * made unit, so a value means the same angle or distance whatever the slack. One of exactly unit
+ * length (every Denavit–Hartenberg joint's +z) is taken as it is. */
+static reach_vec3 unit_axis_of(const reach_joint *joint) {
+    if (reach_vec3_dot(joint->axis, joint->axis) == 1) return joint->axis;
+    return reach_vec3_normalize_safe(joint->axis, joint->axis);
+}
+
+/* A rotation of everyday size (no coordinate beyond 2^16, one at least 2^-16): its products stay
+ * far from overflow and underflow. */
+static int of_everyday_size(reach_quat q) {
+    reach_real m = reach_max(reach_max(reach_fabs(q.x), reach_fabs(q.y)), reach_max(reach_fabs(q.z), reach_fabs(q.w)));
+    return m >= REACH_R(0x1p-16) && m <= REACH_R(0x1p16);
+}
 
 /* A rotation's angle is only known up to whole turns; report it in the joint's range where a
  * turn puts it there (a range such as [0, 3.75] reaches past pi). */
@@ -156,11 +167,20 @@ void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform
     int n = 0;
     for (int i = 0; i < skeleton->bone_count; ++i) {
         const reach_joint *j = &skeleton->joints[i];
-        reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(skeleton->rest[i].rotation));
+        reach_quat rest = skeleton->rest[i].rotation;
         if (j->type == REACH_JOINT_HINGE) {
-            reach_quat delta = reach_quat_mul(rest_inverse, reach_quat_normalize_safe(local[i].rotation));
+            /* The twist angle, 2 atan2(v · axis, w) of rest⁻¹ · local, is the same for any positive
+             * scale of either rotation: rotations of everyday size need not be made unit first
+             * (three roots and fourteen divisions a hinge, most of the read). */
+            reach_quat q = local[i].rotation;
+            if (!of_everyday_size(rest) || !of_everyday_size(q)) {
+                rest = reach_quat_normalize_safe(rest);
+                q = reach_quat_normalize_safe(q);
+            }
+            reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), q);
             values[n++] = hinge_angle_in_range(reach_quat_twist_angle(delta, unit_axis_of(j)), j);
         } else if (j->type == REACH_JOINT_PRISMATIC) {
+            reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(rest));
             reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
             values[n++] = reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), unit_axis_of(j));
         }

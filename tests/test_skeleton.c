@@ -155,6 +155,34 @@ static void hinge_values_read_back_inside_their_range(void **state) {
     assert_int_equal(reach_pose_set_values(&r.skeleton, back, 1, 0, pose), REACH_OK);
 }
 
+/* A hinge's angle reads alike whatever the scale of its rotations: rotations of everyday size are
+ * read as given (the twist angle ignores scale), very small or large ones made unit first, and
+ * a rotation of zero reads as the rest pose's angle, as a unit one would. */
+static void hinge_values_read_alike_at_any_scale(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 2, 1);
+    r.rest[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_R(0.3));
+    r.joints[1] = reach_joint_hinge(reach_vec3_make(0, 0, 1), -3, 3);
+    reach_transform pose[2];
+    reach_pose_rest(&r.skeleton, pose);
+    const reach_real angle[1] = {REACH_R(1.25)};
+    assert_int_equal(reach_pose_set_values(&r.skeleton, angle, 1, 0, pose), REACH_OK);
+    reach_quat unit = pose[1].rotation;
+    const reach_real scales[] = {1, REACH_R(0.5), 3, REACH_R(1e-3), REACH_R(1e-20), REACH_R(1e20)};
+    for (size_t k = 0; k < sizeof scales / sizeof scales[0]; ++k) {
+        reach_real s = scales[k];
+        pose[1].rotation = reach_quat_make(unit.x * s, unit.y * s, unit.z * s, unit.w * s);
+        reach_real back[1];
+        reach_pose_get_values(&r.skeleton, pose, back);
+        ASSERT_NEAR(back[0], 1.25, TEST_REACH_TOL * 10, "the angle at any scale");
+    }
+    pose[1].rotation = reach_quat_make(0, 0, 0, 0);
+    reach_real back[1];
+    reach_pose_get_values(&r.skeleton, pose, back);
+    ASSERT_NEAR(back[0], 0, TEST_REACH_TOL * 10, "a rotation of zero reads as rest");
+}
+
 static void chains_are_found_root_first(void **state) {
     (void)state;
     rig r;
@@ -279,6 +307,7 @@ int main(void) {
         cmocka_unit_test(forward_kinematics_matches_composed_transforms),
         cmocka_unit_test(joint_values_round_trip_and_respect_limits),
         cmocka_unit_test(hinge_values_read_back_inside_their_range),
+        cmocka_unit_test(hinge_values_read_alike_at_any_scale),
         cmocka_unit_test(chains_are_found_root_first),
         cmocka_unit_test(chains_refuse_bad_parents),
         cmocka_unit_test(positions_back_to_rotations_round_trip),
