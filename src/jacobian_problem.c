@@ -231,7 +231,6 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
     reach_real length = chain_length(p, on_path);
     if (!reach_is_finite(length)) return REACH_ERROR_OUT_OF_RANGE;
     p->length = length > 0 ? length : 1;
-    p->has_length = length > 0;
     /* Weights are relative (solver.h): the heaviest target weighs 1, so the damping and the
      * step's bounds, tuned for unit rows, mean the same whatever scale the caller picked. */
     p->max_weight = 0;

@@ -36,7 +36,6 @@ typedef struct jac_problem {
     jac_joint *joints;        /* per bone, filled for the moving bones */
     reach_quat *orientations; /* per target: its orientation, unit */
     reach_real length;        /* L: what lengths are divided by (1 when the chain has none) */
-    int has_length;           /* the paths to the effectors have a length (a link or a slide) */
     reach_real max_weight;    /* the heaviest target's weight: what weights are divided by */
     reach_real tolerance;     /* position tolerance, rig units */
     reach_real angle_tolerance;

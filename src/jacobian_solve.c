@@ -76,12 +76,30 @@ static int pose_as_solved(const jac_problem *p, const reach_transform *pose) {
     return 1;
 }
 
-/* Whether every target asks for a position alone (or two ends to meet): on a chain whose paths
- * have no length, no pose moves such a target, and a restart would only repeat the first
+/* Whether the path from `end` up to the root has no length in this pose: every bone on it below
+ * the root sits on its parent's joint, and no slide on it moves. (The pose's translations, not
+ * the rest pose's: a bone keeps the length it is given.) */
+static int path_has_no_length(const jac_problem *p, const reach_transform *local, int end) {
+    const reach_skeleton *sk = p->skeleton;
+    for (int b = end; b >= 0 && b != p->root_bone; b = sk->parents[b]) {
+        reach_vec3 offset = local[b].translation;
+        if (offset.x != 0 || offset.y != 0 || offset.z != 0) return 0;
+        reach_joint joint = reach_skeleton_joint(sk, b);
+        if (p->first_column[b] >= 0 && joint.type == REACH_JOINT_PRISMATIC && (joint.min != 0 || joint.max != 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether no pose can move any target: every target asks for a position alone (or two ends to
+ * meet) and every path to them has no length. A restart would then only repeat the first
  * attempt's stall (a chain of zero-length bones ran its 50 restarts to the same answer). */
-static int positions_only(const jac_problem *p) {
-    for (int t = 0; t < p->target_count; ++t)
-        if (p->targets[t].use_orientation) return 0;
+static int nothing_can_move(const jac_problem *p, const reach_transform *local) {
+    for (int t = 0; t < p->target_count; ++t) {
+        const reach_target *target = &p->targets[t];
+        if (target->use_orientation || !path_has_no_length(p, local, target->bone)) return 0;
+        if (target->kind == REACH_TARGET_MEET && !path_has_no_length(p, local, target->meet_bone)) return 0;
+    }
     return 1;
 }
 
@@ -186,7 +204,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
     if (!reach_is_finite(ws.current.error_sq)) return REACH_ERROR_OUT_OF_RANGE;
 
     uint64_t rng = settings->seed;
-    int restarts_left = positions_only(&p) && !p.has_length ? 0 : settings->restarts;
+    int restarts_left = nothing_can_move(&p, ws.current.local) ? 0 : settings->restarts;
     int iterations = 0, attempt_iterations = 0, kicks = 0;
     reach_real checkpoint = ws.current.error_sq;
     /* Within an attempt the current state only ever improves (a trial is taken only when it is

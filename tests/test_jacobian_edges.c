@@ -350,6 +350,25 @@ static void a_chain_of_no_length_takes_no_restarts(void **state) {
     assert_int_equal(solve(&c, &on_root, &robust, pose, &result), REACH_OK);
     assert_true(result.reached);
     assert_int_equal(result.iterations, 0);
+    /* Bones of no length at rest but given one in the pose keep it, and their restarts: a target
+     * the first attempt misses (hinges that turn -0.3 to 2.8 only, a point across) is reached. */
+    for (int i = 0; i < 4; ++i)
+        c.joints[i] = reach_joint_hinge(reach_vec3_make(0, 0, 1), REACH_R(-0.3), REACH_R(2.8));
+    reach_solver_settings single = robust;
+    single.restarts = 0;
+    reach_target across = reach_target_position(3, reach_vec3_make(REACH_R(1.0), REACH_R(-1.96), 0));
+    int reached[2];
+    for (int s = 0; s < 2; ++s) {
+        reach_pose_rest(&c.skeleton, pose);
+        for (int i = 1; i < 4; ++i)
+            pose[i].translation = reach_vec3_make(0, 1, 0);
+        assert_int_equal(solve(&c, &across, s ? &robust : &single, pose, &result), REACH_OK);
+        reached[s] = result.reached;
+    }
+    assert_false(reached[0]);
+    assert_true(reached[1]);
+    for (int i = 0; i < 4; ++i)
+        c.joints[i] = reach_joint_ball();
     reach_target turned = on_root;
     turned.orientation = reach_quat_from_axis_angle(reach_vec3_make(0, 0, 1), REACH_R(2.0));
     turned.use_orientation = 1;
