@@ -132,8 +132,9 @@ void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transf
 /* ---- joint values ----------------------------------------------------------------------- */
 
 /* Axes pass validation within a little of unit length (they may be typed by hand): use them
- * made unit, so a value means the same angle or distance whatever the slack. One of exactly unit
- * length (every Denavit–Hartenberg joint's +z) is taken as it is. */
+ * made unit, so a value means the same angle or distance whatever the slack. One whose squared
+ * length rounds to one (every Denavit–Hartenberg joint's +z) is taken as it is: a rounding from
+ * unit at most. */
 static reach_vec3 unit_axis_of(const reach_joint *joint) {
     if (reach_vec3_dot(joint->axis, joint->axis) == 1) return joint->axis;
     return reach_vec3_normalize_safe(joint->axis, joint->axis);
