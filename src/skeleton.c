@@ -147,11 +147,22 @@ static int of_everyday_size(reach_quat q) {
     return m >= REACH_R(0x1p-16) && m <= REACH_R(0x1p16);
 }
 
+/* How far past an end of its range a hinge's angle read from a rotation may land and still count
+ * as that end: a few roundings of an angle up to a turn. */
+#define HINGE_END_SLACK (64 * REACH_REAL_EPSILON * 2 * REACH_PI)
+
 /* A rotation's angle is only known up to whole turns; report it in the joint's range where a
- * turn puts it there (a range such as [0, 3.75] reaches past pi). */
+ * turn puts it there (a range such as [0, 3.75] reaches past pi). A value set on an end of its
+ * range reads back a rounding or so off it, possibly past it, and past an end beyond pi by a
+ * whole turn: within HINGE_END_SLACK it reads as that end, so values read back always lie in
+ * their range and set again unclamped. */
 static reach_real hinge_angle_in_range(reach_real angle, const reach_joint *joint) {
-    if (angle < joint->min && angle + 2 * REACH_PI <= joint->max) return angle + 2 * REACH_PI;
-    if (angle > joint->max && angle - 2 * REACH_PI >= joint->min) return angle - 2 * REACH_PI;
+    if (angle < joint->min && angle + 2 * REACH_PI <= joint->max + HINGE_END_SLACK)
+        angle += 2 * REACH_PI;
+    else if (angle > joint->max && angle - 2 * REACH_PI >= joint->min - HINGE_END_SLACK)
+        angle -= 2 * REACH_PI;
+    if (angle > joint->max && angle <= joint->max + HINGE_END_SLACK) return joint->max;
+    if (angle < joint->min && angle >= joint->min - HINGE_END_SLACK) return joint->min;
     return angle;
 }
 

@@ -183,6 +183,34 @@ static void hinge_values_read_alike_at_any_scale(void **state) {
     ASSERT_NEAR(back[0], 0, TEST_REACH_TOL * 10, "a rotation of zero reads as rest");
 }
 
+/* A value set on an end of its range reads back inside the range, as the same turn, and sets
+ * again unclamped: for ranges with an end past pi, where the angle read from the rotation is a
+ * whole turn off and, a rounding past the end, used to be left outside the range (tens of the
+ * 20 000 ends of a sweep like this one), and an axis off the coordinate axes. */
+static void values_on_the_ends_of_their_ranges_read_back_inside(void **state) {
+    (void)state;
+    rig r;
+    make_chain(&r, 2, 1);
+    r.rest[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_R(0.3));
+    for (int i = 0; i < 4000; ++i) {
+        int at_max = i % 2 == 0;
+        reach_real far_end = (reach_real)(3.2 + 3.0 * (i / 2) / 2000.0);
+        reach_real lo = at_max ? -1 : -far_end, hi = at_max ? far_end : 1;
+        r.joints[1] = reach_joint_hinge(reach_vec3_make(REACH_R(0.6), REACH_R(0.8), 0), lo, hi);
+        reach_transform pose[2];
+        reach_pose_rest(&r.skeleton, pose);
+        const reach_real end[1] = {at_max ? hi : lo};
+        assert_int_equal(reach_pose_set_values(&r.skeleton, end, 1, 0, pose), REACH_OK);
+        reach_real back[1];
+        reach_pose_get_values(&r.skeleton, pose, back);
+        assert_true(back[0] >= lo && back[0] <= hi);
+        /* The same turn (a range wider than a turn holds it twice; either is right). */
+        double off = remainder((double)back[0] - (double)end[0], 2 * 3.14159265358979323846);
+        ASSERT_NEAR(off, 0, TEST_REACH_TOL * 10, "the end read back");
+        assert_int_equal(reach_pose_set_values(&r.skeleton, back, 1, 0, pose), REACH_OK);
+    }
+}
+
 static void chains_are_found_root_first(void **state) {
     (void)state;
     rig r;
@@ -308,6 +336,7 @@ int main(void) {
         cmocka_unit_test(joint_values_round_trip_and_respect_limits),
         cmocka_unit_test(hinge_values_read_back_inside_their_range),
         cmocka_unit_test(hinge_values_read_alike_at_any_scale),
+        cmocka_unit_test(values_on_the_ends_of_their_ranges_read_back_inside),
         cmocka_unit_test(chains_are_found_root_first),
         cmocka_unit_test(chains_refuse_bad_parents),
         cmocka_unit_test(positions_back_to_rotations_round_trip),

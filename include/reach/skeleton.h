@@ -83,7 +83,9 @@ REACH_API void reach_forward_kinematics(const reach_skeleton *skeleton, const re
 /** The number of hinge and prismatic joints: the length of a joint-value vector. */
 REACH_API int reach_skeleton_value_count(const reach_skeleton *skeleton);
 
-/** Reads the hinge angles and prismatic offsets of a pose, in bone order. */
+/** Reads the hinge angles and prismatic offsets of a pose, in bone order. A hinge's angle is the
+ * turn of its rotation that lies in its range (within a few roundings of an end: that end), so
+ * the values can be set again unclamped. */
 REACH_API void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform *local, reach_real *values);
 
 /** Sets the hinge and prismatic bones of a pose from values in bone order (other bones are left
