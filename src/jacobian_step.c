@@ -147,8 +147,8 @@ static int projects_with_the_step(const jac_problem *p, const reach_solver_setti
  * space reuses the factor, it also solves for the goal's projection in the same substitutions
  * (the second chain of waits runs alongside the first), into ws->null_step: the same bits as
  * project_out_row_space's (where the compiler fuses no multiply-adds), ready if this is the
- * step's last round of limit locking. Returns 0
- * when the factorisation fails (the SVD then takes over). */
+ * step's last round of limit locking. Returns 0 when the factorisation fails (the SVD then takes
+ * over). */
 static int dls_normal_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
                            reach_real damping, const reach_real *error, jac_workspace *ws) {
     if (!ws->gram_valid) reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
