@@ -186,8 +186,11 @@ reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def
 /* The change of heading folded into (-pi, pi]: the body turns the short way. */
 static reach_real heading_change(reach_real from, reach_real to) {
     /* fmod's remainder is exact, so a difference of any size folds into (-π, π]; a multiple of
-     * 2π taken off by multiplying would round by more than π once the difference is large. */
-    reach_real d = reach_fmod(to - from, 2 * REACH_PI);
+     * 2π taken off by multiplying would round by more than π once the difference is large.
+     * Where the difference overflows (3e38 and -3e38), each heading is folded first. */
+    reach_real d = to - from;
+    if (!reach_is_finite(d)) d = reach_fmod(to, 2 * REACH_PI) - reach_fmod(from, 2 * REACH_PI);
+    d = reach_fmod(d, 2 * REACH_PI);
     if (d > REACH_PI) d -= 2 * REACH_PI;
     return d <= -REACH_PI ? d + 2 * REACH_PI : d;
 }

@@ -13,6 +13,9 @@
 #define FABRIK_MAX_ITERATIONS 200
 #define FABRIK_RETRY_RESIDUAL REACH_R(1e-4)
 
+/* Below this share of its length along the ground, a hip-to-foot line counts as upright. */
+#define GROUND_SHARE REACH_R(1e-3)
+
 /* Joint k's direction from the previous pose, or the fallback where the bone has none. */
 static reach_vec3 leg_bone_direction(const reach_walker_leg *leg, int k, reach_vec3 fallback) {
     return reach_vec3_normalize_safe(reach_vec3_sub(leg->joints[k + 1], leg->joints[k]), fallback);
@@ -96,16 +99,28 @@ static void solve_two_bone(const reach_walker *walker, reach_walker_leg *leg) {
     leg->joints[2] = out.end;
 }
 
+/* The unit direction of v along the ground (v less its part along the unit up), or fallback
+ * where v is too nearly upright to have one. Taking off the up part leaves a rounding of about
+ * eps·|v|: once what remains is under GROUND_SHARE of |v|, its direction is mostly that
+ * rounding, and not even square to up (a foot two millionths of its distance off the vertical
+ * below its hip gave an axis 5° off the ground, and the leg left that plane with a bone 1 %
+ * long). Above it, a second pass takes off what the first left along up. */
+static reach_vec3 along_ground(reach_vec3 v, reach_vec3 up, reach_vec3 fallback) {
+    reach_vec3 flat = reach_vec3_reject(v, up);
+    if (!(reach_vec3_length_robust(flat) > GROUND_SHARE * reach_vec3_length_robust(v))) return fallback;
+    flat = reach_vec3_normalize_safe(flat, fallback);
+    return reach_vec3_normalize_safe(reach_vec3_reject(flat, up), fallback);
+}
+
 /* The plane a FABRIK leg is solved in: x toward the foot along the ground (toward the rest
  * position when the foot is right below the hip), y the body's up axis in 3-D, or the side of
  * the knee in 2-D. */
 static void leg_plane(const reach_walker *walker, reach_walker_leg *leg, reach_vec3 *x_axis, reach_vec3 *y_axis) {
     reach_vec3 up = walker->up;
     reach_vec3 rest = reach_vec3_make(leg->def.rest.x - leg->def.hip.x, leg->def.rest.y - leg->def.hip.y, 0);
-    reach_vec3 toward_rest = reach_vec3_reject(reach_quat_rotate(walker->rotation, rest), up);
-    reach_vec3 toward_foot = reach_vec3_reject(reach_vec3_sub(leg->foot, leg->hip), up);
-    *x_axis = reach_vec3_normalize_safe(toward_foot,
-                                        reach_vec3_normalize_safe(toward_rest, reach_vec3_any_perpendicular(up)));
+    reach_vec3 toward_rest =
+        along_ground(reach_quat_rotate(walker->rotation, rest), up, reach_vec3_any_perpendicular(up));
+    *x_axis = along_ground(reach_vec3_sub(leg->foot, leg->hip), up, toward_rest);
     if (walker->def.dimensions == 3) {
         *y_axis = up;
         return;

@@ -7,8 +7,14 @@
 /* Where the leg's rest position will be `ahead` seconds from now if the body keeps its
  * present velocity and turn rate. */
 static reach_vec2 predicted_rest(const reach_walker *walker, const reach_walker_leg *leg, reach_real ahead) {
-    reach_real heading = walker->heading + walker->turn_rate * ahead;
-    reach_real c = reach_cos(heading), s = reach_sin(heading);
+    /* The heading and the turn to come added as rotations, not as angles: a heading near the
+     * end of the range plus the turn overflowed, and the rest position came out NaN. (Folding
+     * the heading into one turn first would not do: fmod by the rounded 2π drifts from the
+     * heading the body is turned by, 0.3 rad at 1e7 in float.) */
+    reach_real turn = walker->turn_rate * ahead;
+    reach_real ch = reach_cos(walker->heading), sh = reach_sin(walker->heading);
+    reach_real ct = reach_cos(turn), st = reach_sin(turn);
+    reach_real c = ch * ct - sh * st, s = sh * ct + ch * st;
     reach_vec2 rest = leg->def.rest;
     return reach_vec2_make(walker->position.x + walker->velocity.x * ahead + c * rest.x - s * rest.y,
                            walker->position.y + walker->velocity.y * ahead + s * rest.x + c * rest.y);

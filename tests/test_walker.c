@@ -1,5 +1,6 @@
 /* The walker's rules case by case: validation, determinism, gait groups, where feet land, the
  * swing, forced steps, failed ground queries, body height and tilt, knees, custom creatures. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -263,6 +264,33 @@ static void test_still_bodies_and_headings_of_any_size(void **state) {
         if (!(reach_fabs(w.turn_rate) * DT <= REACH_PI * (1 + 4 * REACH_REAL_EPSILON)))
             fail_msg("from %g to %g the walker turned %g rad in one step", (double)before, (double)headings[i],
                      (double)(w.turn_rate * DT));
+    }
+    /* Headings at the ends of the range: from the largest to the most negative, whose difference
+     * overflows (the update was refused), and on from there with turns of up to π in steps so
+     * short that heading plus the turn to come overflowed (the feet's rest positions came out
+     * NaN, and in 2-D so did every swinging foot). Each step is taken and leaves every foot and
+     * joint finite. */
+    reach_real largest = sizeof(reach_real) == 4 ? (reach_real)FLT_MAX : (reach_real)DBL_MAX;
+    reach_real short_step = sizeof(reach_real) == 4 ? (reach_real)1e-36f : (reach_real)1e-306;
+    def.dimensions = 2; /* in 3-D a NaN landing point fell back to the ground below the hip */
+    standard(&w, &def, 6);
+    walk_straight(&w, 1, 1, NULL, NULL);
+    here = reach_vec2_make(w.position.x, w.position.y);
+    assert_int_equal(reach_walker_update(&w, here, largest, DT), REACH_OK);
+    assert_int_equal(reach_walker_update(&w, here, -largest, DT), REACH_OK);
+    assert_int_equal(reach_walker_update(&w, here, largest, DT), REACH_OK);
+    for (int f = 0; f < 60; f++) {
+        /* Even steps a few roundings in from an end, odd ones back to it in the short step: the
+         * turn's sign and size vary with those roundings. */
+        reach_real end = f < 30 ? largest : -largest;
+        reach_real next = f % 2 ? end : end - (reach_real)(1 + f) * (4 * REACH_REAL_EPSILON * end);
+        here.x += REACH_R(0.05);
+        assert_int_equal(reach_walker_update(&w, here, next, f % 2 ? short_step : DT), REACH_OK);
+        for (int i = 0; i < w.leg_count; i++) {
+            assert_true(reach_vec3_is_finite(w.legs[i].foot) && reach_vec3_is_finite(w.legs[i].swing_to));
+            for (int k = 0; k <= w.legs[i].def.bone_count; k++)
+                assert_true(reach_vec3_is_finite(w.legs[i].joints[k]));
+        }
     }
 }
 
@@ -583,6 +611,70 @@ static void test_limited_fabrik_legs(void **state) {
     assert_int_equal(w.forced_steps, 0);
 }
 
+/* A plane through the origin with slopes along x and y. */
+static void tilted_ground(void *user, reach_real x, reach_real y, reach_real *height, reach_vec3 *normal) {
+    const reach_real *slope = user;
+    *height = slope[0] * x + slope[1] * y;
+    *normal = reach_vec3_normalize_safe(reach_vec3_make(-slope[0], -slope[1], 1), reach_vec3_make(0, 0, 1));
+}
+
+/* FABRIK legs whose feet stand on the body's up axis through their hips, but for a few
+ * roundings: a body riding at ground level on a plane tilted by a hair, its hips hung straight
+ * below their rest points. The hip-to-foot line then gives no direction along the ground to
+ * solve a leg in; every leg must keep its bone lengths, limited or not, for 1 000 seeded tilts
+ * from 1e-5 to 1e-1 in every direction. */
+static void test_fabrik_legs_along_the_body_axis(void **state) {
+    (void)state;
+    static reach_walker w;
+    test_rng rng = test_rng_make(0x77a1c);
+    reach_real slope[2];
+    reach_walker_def def = def_3d();
+    def.ground = tilted_ground;
+    def.ground_user = slope;
+    def.ride_height = 0;
+    reach_walker_leg_def legs[4];
+    const reach_real lengths[3] = {1, REACH_R(0.8), REACH_R(0.6)};
+    const reach_real lo[3] = {REACH_R(-1.2), REACH_R(-3.0), REACH_R(-2.5)}, hi[3] = {REACH_R(1.57), REACH_R(0.6), 2};
+    for (int i = 0; i < 4; i++) {
+        legs[i] = reach_walker_default_leg_def();
+        legs[i].solver = REACH_LEG_FABRIK;
+        legs[i].bone_count = 3;
+        memcpy(legs[i].bone_lengths, lengths, sizeof lengths);
+        memcpy(legs[i].min_angle, lo, sizeof lo);
+        memcpy(legs[i].max_angle, hi, sizeof hi);
+        legs[i].hip = reach_vec3_make(i & 1 ? 1 : -1, i & 2 ? 1 : -1, REACH_R(-1.2));
+        legs[i].rest = reach_vec2_make(legs[i].hip.x, legs[i].hip.y);
+        legs[i].knee = reach_vec3_make(legs[i].hip.x, legs[i].hip.y, 1);
+        legs[i].group = i % 2;
+    }
+    double worst = 0;
+    for (int trial = 0; trial < 1000; trial++) {
+        reach_real size = (reach_real)pow(10, (double)test_uniform(&rng, -5, -1));
+        reach_real turn = test_uniform(&rng, -REACH_PI, REACH_PI);
+        slope[0] = size * reach_cos(turn);
+        slope[1] = size * reach_sin(turn);
+        for (int i = 0; i < 4; i++)
+            legs[i].limited = trial % 2;
+        reach_vec2 at = reach_vec2_make(test_uniform(&rng, -3, 3), test_uniform(&rng, -3, 3));
+        assert_int_equal(reach_walker_init(&w, &def, legs, 4, at, test_uniform(&rng, -REACH_PI, REACH_PI)), REACH_OK);
+        for (int f = 0; f <= 10; f++) {
+            if (f > 0) assert_int_equal(reach_walker_update(&w, at, w.heading, DT), REACH_OK);
+            for (int i = 0; i < 4; i++) {
+                const reach_vec3 *joints = w.legs[i].joints;
+                for (int k = 0; k < 3; k++) {
+                    reach_real length = reach_vec3_distance(joints[k], joints[k + 1]);
+                    double error = fabs((double)length - (double)lengths[k]);
+                    worst = fmax(worst, error);
+                    if (!(error <= 1e3 * REACH_REAL_EPSILON))
+                        fail_msg("tilt %g, frame %d, leg %d: bone %d is %.9g long, should be %g", (double)size, f, i, k,
+                                 (double)length, (double)lengths[k]);
+                }
+            }
+        }
+    }
+    print_message("worst bone length error %g\n", worst);
+}
+
 /* The defaults walker.h documents are the ones the code sets. */
 static void test_documented_defaults(void **state) {
     (void)state;
@@ -611,6 +703,7 @@ int main(void) {
         cmocka_unit_test(test_knees_bend_toward_their_side),
         cmocka_unit_test(test_custom_creature),
         cmocka_unit_test(test_limited_fabrik_legs),
+        cmocka_unit_test(test_fabrik_legs_along_the_body_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
