@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "jacobian_problem.h"
+#include "quadrant_atan.h"
 
 /* ---- scratch layout --------------------------------------------------------------------- */
 
@@ -249,7 +250,7 @@ reach_vec3 reach__jac_rotation_vector(reach_quat q) {
     reach_vec3 v = reach_vec3_make(q.x, q.y, q.z);
     reach_real s = reach_vec3_length(v);
     if (!(s > 0)) return reach_vec3_zero();
-    return reach_vec3_scale(v, 2 * reach_atan2(s, q.w) / s);
+    return reach_vec3_scale(v, 2 * reach__quadrant_atan2(s, q.w) / s);
 }
 
 static reach_quat goal_rotation(const jac_problem *p, int t, const reach_transform *world) {

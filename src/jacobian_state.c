@@ -2,6 +2,7 @@
  * steps, random restarts and the direction back to the rest pose. */
 #include "half_angle.h"
 #include "jacobian_problem.h"
+#include "quadrant_atan.h"
 #include "reach/limits.h"
 
 static reach_quat parent_world_rotation(const jac_problem *p, const jac_state *state, int bone) {
@@ -60,7 +61,7 @@ void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pos
         const jac_joint *j = &p->joints[bone];
         reach_quat local = reach_quat_normalize_safe(pose[bone].rotation);
         if (j->joint.type == REACH_JOINT_HINGE) {
-            reach_real angle = reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(j->rest), local), j->axis);
+            reach_real angle = reach__twist_angle(reach_quat_mul(reach_quat_conjugate(j->rest), local), j->axis);
             /* Hinge ranges may pass ±π: take the turn of the angle that lies in the range. */
             state->limited |= set_value(p, bone, reach_angle_clamp(angle, j->joint.min, j->joint.max), state);
         } else if (j->joint.type == REACH_JOINT_PRISMATIC) {

@@ -2,6 +2,7 @@
  * back from solved positions to local rotations. */
 #include "internal.h"
 #include "packed_vec3.h"
+#include "quadrant_atan.h"
 #include "reach/skeleton.h"
 
 /* ---- joints ----------------------------------------------------------------------------- */
@@ -190,7 +191,7 @@ void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform
                 q = reach_quat_normalize_safe(q);
             }
             reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), q);
-            values[n++] = hinge_angle_in_range(reach_quat_twist_angle(delta, unit_axis_of(j)), j);
+            values[n++] = hinge_angle_in_range(reach__twist_angle(delta, unit_axis_of(j)), j);
         } else if (j->type == REACH_JOINT_PRISMATIC) {
             reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(rest));
             reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
