@@ -152,19 +152,29 @@ static int of_everyday_size(reach_quat q) {
  * as that end: a few roundings of an angle up to a turn. */
 #define HINGE_END_SLACK (64 * REACH_REAL_EPSILON * 2 * REACH_PI)
 
+/* How far an angle lies outside a joint's range (0 inside). */
+static reach_real outside_range(reach_real angle, const reach_joint *joint) {
+    return reach_max(reach_max(joint->min - angle, angle - joint->max), 0);
+}
+
 /* A rotation's angle is only known up to whole turns; report it in the joint's range where a
  * turn puts it there (a range such as [0, 3.75] reaches past pi). A value set on an end of its
  * range reads back a rounding or so off it, possibly past it, and past an end beyond pi by a
  * whole turn: within HINGE_END_SLACK it reads as that end, so values read back always lie in
- * their range and set again unclamped. */
+ * their range and set again unclamped. Of the angle and a turn either way, the one nearest the
+ * range is taken: in a range a hair short of a whole turn both ends are within the slack of a
+ * value read on either, and the turn that landed within it first read the minimum back as the
+ * maximum (a rotation up to the hair away). */
 static reach_real hinge_angle_in_range(reach_real angle, const reach_joint *joint) {
-    if (angle < joint->min && angle + 2 * REACH_PI <= joint->max + HINGE_END_SLACK)
-        angle += 2 * REACH_PI;
-    else if (angle > joint->max && angle - 2 * REACH_PI >= joint->min - HINGE_END_SLACK)
-        angle -= 2 * REACH_PI;
-    if (angle > joint->max && angle <= joint->max + HINGE_END_SLACK) return joint->max;
-    if (angle < joint->min && angle >= joint->min - HINGE_END_SLACK) return joint->min;
-    return angle;
+    reach_real best = angle;
+    const reach_real turns[2] = {angle + 2 * REACH_PI, angle - 2 * REACH_PI};
+    for (int i = 0; i < 2; ++i) {
+        reach_real outside = outside_range(turns[i], joint);
+        if (outside <= HINGE_END_SLACK && outside < outside_range(best, joint)) best = turns[i];
+    }
+    if (best > joint->max && best <= joint->max + HINGE_END_SLACK) return joint->max;
+    if (best < joint->min && best >= joint->min - HINGE_END_SLACK) return joint->min;
+    return best;
 }
 
 int reach_skeleton_value_count(const reach_skeleton *skeleton) {

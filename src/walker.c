@@ -186,10 +186,15 @@ reach_status reach_walker_init(reach_walker *walker, const reach_walker_def *def
 /* The change of heading folded into (-pi, pi]: the body turns the short way. */
 static reach_real heading_change(reach_real from, reach_real to) {
     /* fmod's remainder is exact, so a difference of any size folds into (-π, π]; a multiple of
-     * 2π taken off by multiplying would round by more than π once the difference is large.
-     * Where the difference overflows (3e38 and -3e38), each heading is folded first. */
+     * 2π taken off by multiplying would round by more than π once the difference is large. */
     reach_real d = to - from;
-    if (!reach_is_finite(d)) d = reach_fmod(to, 2 * REACH_PI) - reach_fmod(from, 2 * REACH_PI);
+    if (!reach_is_finite(d)) {
+        /* The difference overflows (3e38 and -3e38): the turn between the two yaws the body is
+         * turned by, from their sines and cosines. */
+        reach_real ct = reach_cos(to), st = reach_sin(to), cf = reach_cos(from), sf = reach_sin(from);
+        d = reach_atan2(st * cf - ct * sf, ct * cf + st * sf);
+        return d <= -REACH_PI ? REACH_PI : d;
+    }
     d = reach_fmod(d, 2 * REACH_PI);
     if (d > REACH_PI) d -= 2 * REACH_PI;
     return d <= -REACH_PI ? d + 2 * REACH_PI : d;

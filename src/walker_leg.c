@@ -13,8 +13,9 @@
 #define FABRIK_MAX_ITERATIONS 200
 #define FABRIK_RETRY_RESIDUAL REACH_R(1e-4)
 
-/* Below this share of its length along the ground, a hip-to-foot line counts as upright. */
-#define GROUND_SHARE REACH_R(1e-3)
+/* Below this share of its length along the ground, a hip-to-foot line counts as upright: a few
+ * dozen roundings. */
+#define GROUND_SHARE (64 * REACH_REAL_EPSILON)
 
 /* Joint k's direction from the previous pose, or the fallback where the bone has none. */
 static reach_vec3 leg_bone_direction(const reach_walker_leg *leg, int k, reach_vec3 fallback) {
@@ -100,11 +101,13 @@ static void solve_two_bone(const reach_walker *walker, reach_walker_leg *leg) {
 }
 
 /* The unit direction of v along the ground (v less its part along the unit up), or fallback
- * where v is too nearly upright to have one. Taking off the up part leaves a rounding of about
- * eps·|v|: once what remains is under GROUND_SHARE of |v|, its direction is mostly that
- * rounding, and not even square to up (a foot two millionths of its distance off the vertical
- * below its hip gave an axis 5° off the ground, and the leg left that plane with a bone 1 %
- * long). Above it, a second pass takes off what the first left along up. */
+ * where v is upright but for roundings. Taking off the up part leaves a rounding of about eps·|v|:
+ * where that is all that remains, its direction is noise, not even square to up (a foot two
+ * millionths of its distance off the vertical below its hip gave an axis 5° off the ground, and
+ * the leg left that plane with a bone 1 % long). Above GROUND_SHARE, a second pass takes off
+ * what the first left along up; the foot then lies in the plane to roundings of |v|, and the
+ * leg reaches it (a share of 1e-3 left feet that near the vertical out of the plane, missed by
+ * up to that share of the leg). */
 static reach_vec3 along_ground(reach_vec3 v, reach_vec3 up, reach_vec3 fallback) {
     reach_vec3 flat = reach_vec3_reject(v, up);
     if (!(reach_vec3_length_robust(flat) > GROUND_SHARE * reach_vec3_length_robust(v))) return fallback;

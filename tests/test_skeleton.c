@@ -209,6 +209,25 @@ static void values_on_the_ends_of_their_ranges_read_back_inside(void **state) {
         ASSERT_NEAR(off, 0, TEST_REACH_TOL * 10, "the end read back");
         assert_int_equal(reach_pose_set_values(&r.skeleton, back, 1, 0, pose), REACH_OK);
     }
+    /* Ranges a hair short of a whole turn (2π less 4 to 60 roundings of π): both ends are the
+     * same rotation but for the hair, and a value set on either end reads back as that end,
+     * not as the other (it read the minimum as the maximum in one case of thirteen). */
+    test_rng rng = test_rng_make(0x5e7e);
+    for (int i = 0; i < 4000; ++i) {
+        reach_real hair = test_uniform(&rng, 4, 60) * REACH_REAL_EPSILON * REACH_PI;
+        reach_real lo = test_uniform(&rng, REACH_R(-3.1), -2), hi = lo + (2 * REACH_PI - hair);
+        r.joints[1] = reach_joint_hinge(
+            i % 3 ? reach_vec3_make(0, 0, 1) : reach_vec3_make(REACH_R(0.6), REACH_R(0.8), 0), lo, hi);
+        reach_transform pose[2];
+        reach_pose_rest(&r.skeleton, pose);
+        const reach_real end[1] = {i % 2 ? hi : lo};
+        assert_int_equal(reach_pose_set_values(&r.skeleton, end, 1, 0, pose), REACH_OK);
+        reach_real back[1];
+        reach_pose_get_values(&r.skeleton, pose, back);
+        if (!(reach_fabs(back[0] - end[0]) <= TEST_REACH_TOL * 10))
+            fail_msg("range [%.9g, %.9g]: %.9g read back as %.9g", (double)lo, (double)hi, (double)end[0],
+                     (double)back[0]);
+    }
 }
 
 static void chains_are_found_root_first(void **state) {

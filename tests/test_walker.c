@@ -278,6 +278,11 @@ static void test_still_bodies_and_headings_of_any_size(void **state) {
     here = reach_vec2_make(w.position.x, w.position.y);
     assert_int_equal(reach_walker_update(&w, here, largest, DT), REACH_OK);
     assert_int_equal(reach_walker_update(&w, here, -largest, DT), REACH_OK);
+    /* The turn measured is the one between the two yaws the body is turned by. */
+    double yaw_turn =
+        atan2(sin(-(double)largest) * cos((double)largest) - cos(-(double)largest) * sin((double)largest),
+              cos(-(double)largest) * cos((double)largest) + sin(-(double)largest) * sin((double)largest));
+    ASSERT_NEAR(w.turn_rate * DT, yaw_turn, 1e-4, "the turn between the yaws");
     assert_int_equal(reach_walker_update(&w, here, largest, DT), REACH_OK);
     for (int f = 0; f < 60; f++) {
         /* Even steps a few roundings in from an end, odd ones back to it in the short step: the
@@ -622,7 +627,7 @@ static void tilted_ground(void *user, reach_real x, reach_real y, reach_real *he
  * roundings: a body riding at ground level on a plane tilted by a hair, its hips hung straight
  * below their rest points. The hip-to-foot line then gives no direction along the ground to
  * solve a leg in; every leg must keep its bone lengths, limited or not, for 1 000 seeded tilts
- * from 1e-5 to 1e-1 in every direction. */
+ * from 1e-5 to 1e-1 in every direction, and reach feet a hair off that axis. */
 static void test_fabrik_legs_along_the_body_axis(void **state) {
     (void)state;
     static reach_walker w;
@@ -673,6 +678,25 @@ static void test_fabrik_legs_along_the_body_axis(void **state) {
         }
     }
     print_message("worst bone length error %g\n", worst);
+
+    /* On level ground, the body moved a hair: every foot stays planted a hair off the vertical
+     * through its hip, and every leg still reaches its foot (a threshold of a thousandth of the
+     * leg for "upright" left them that far short). */
+    def.ground = NULL;
+    def.ground_user = NULL;
+    for (int i = 0; i < 4; i++)
+        legs[i].limited = 0; /* the limits keep these legs from folding onto a foot right below */
+    const reach_real moves[] = {REACH_R(1e-6), REACH_R(2e-4), REACH_R(1e-3), REACH_R(1.1e-3), REACH_R(3e-3)};
+    for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++) {
+        assert_int_equal(reach_walker_init(&w, &def, legs, 4, reach_vec2_make(0, 0), 0), REACH_OK);
+        assert_int_equal(reach_walker_update(&w, reach_vec2_make(moves[m], 0), 0, DT), REACH_OK);
+        for (int i = 0; i < 4; i++) {
+            assert_true(w.legs[i].planted);
+            reach_real miss = reach_vec3_distance(w.legs[i].joints[3], w.legs[i].foot);
+            if (!(miss <= REACH_R(2e-5) * w.legs[i].def.reach))
+                fail_msg("moved %g: leg %d misses its foot by %g", (double)moves[m], i, (double)miss);
+        }
+    }
 }
 
 /* The defaults walker.h documents are the ones the code sets. */
