@@ -122,12 +122,19 @@ static void sdls_step(const jac_problem *p, const reach_real *error, jac_workspa
     }
 }
 
-/* The rest-pose goal for the null space, NULL_SPACE_GAIN of the way back, less the locked
- * joints' motions, into z. */
-static void null_space_goal(const jac_problem *p, const jac_state *state, const jac_workspace *ws, reach_real *z) {
-    reach__jac_rest_direction(p, state, z);
+/* The rest-pose goal for the null space, NULL_SPACE_GAIN of the way back, into goal. It is the
+ * same in every round of limit locking, so a step takes it once, into ws->relaxed_step (free
+ * until the step fills it, after its rounds). */
+static void rest_goal(const jac_problem *p, const jac_state *state, reach_real *goal) {
+    reach__jac_rest_direction(p, state, goal);
     for (int c = 0; c < p->columns; ++c)
-        z[c] *= NULL_SPACE_GAIN;
+        goal[c] *= NULL_SPACE_GAIN;
+}
+
+/* The rest-pose goal less the locked joints' motions, into z. */
+static void null_space_goal(const jac_problem *p, const jac_workspace *ws, reach_real *z) {
+    for (int c = 0; c < p->columns; ++c)
+        z[c] = ws->relaxed_step[c];
     reach__jac_remove_locked(p, ws, z);
 }
 
@@ -149,8 +156,8 @@ static int projects_with_the_step(const jac_problem *p, const reach_solver_setti
  * project_out_row_space's (where the compiler fuses no multiply-adds), ready if this is the
  * step's last round of limit locking. Returns 0 when the factorisation fails (the SVD then takes
  * over). */
-static int dls_normal_step(const jac_problem *p, const reach_solver_settings *settings, const jac_state *state,
-                           reach_real damping, const reach_real *error, jac_workspace *ws) {
+static int dls_normal_step(const jac_problem *p, const reach_solver_settings *settings, reach_real damping,
+                           const reach_real *error, jac_workspace *ws) {
     if (!ws->gram_valid) reach__normal_gram(ws->jacobian, p->rows, p->columns, ws->gram);
     ws->gram_valid = 1;
     if (!reach__ldl_damped(ws->gram, thin_rank(p), damping * damping, ws->ldl)) return 0;
@@ -159,7 +166,7 @@ static int dls_normal_step(const jac_problem *p, const reach_solver_settings *se
         return 1;
     }
     reach_real *z = ws->null_step;
-    null_space_goal(p, state, ws, z);
+    null_space_goal(p, ws, z);
     reach__mat_mul_vec(ws->jacobian, p->rows, p->columns, z, ws->row_work);
     reach__damped_normal_solve_two(ws->jacobian, p->rows, p->columns, ws->ldl, error, ws->row_temp, ws->row_work,
                                    ws->step, ws->gradient);
@@ -180,7 +187,7 @@ static void method_step(const jac_problem *p, const reach_solver_settings *setti
     if (method == REACH_JACOBIAN_TRANSPOSE) {
         transpose_step(p, error, ws);
     } else if (method == REACH_JACOBIAN_DLS &&
-               dls_normal_step(p, settings, state, dls_damping(p, settings, state), error, ws)) {
+               dls_normal_step(p, settings, dls_damping(p, settings, state), error, ws)) {
         ws->factor = JAC_FACTOR_NORMAL;
     } else {
         svd_of_jacobian(p, ws);
@@ -244,7 +251,7 @@ static void null_space_step(const jac_problem *p, const reach_solver_settings *s
                             jac_workspace *ws) {
     reach_real *z = ws->null_step;
     if (!ws->null_projected) {
-        null_space_goal(p, state, ws, z);
+        null_space_goal(p, ws, z);
         project_out_row_space(p, settings, ws, z);
     }
     clamp_max_abs(z, p->columns,
@@ -264,6 +271,8 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     reach__jac_build(p, state, 1, ws->jacobian);
     ws->gram_valid = 0;
     reach__jac_unlock(p, state, ws);
+    int null_space = settings->null_space && p->columns > p->rows;
+    if (null_space) rest_goal(p, state, ws->relaxed_step);
     int rounds = p->has_cones ? LOCK_ROUNDS : VALUE_LOCK_ROUNDS;
     for (int round = 0; round <= rounds; ++round) {
         method_step(p, settings, state, ws);
@@ -273,7 +282,7 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
     /* Redundant degrees of freedom only where J has more columns than rows: a square or tall J
      * has a null space only at a singular pose, where the damping already keeps steps small. */
-    if (settings->null_space && ws->factor != JAC_FACTOR_NONE && p->columns > p->rows) {
+    if (null_space && ws->factor != JAC_FACTOR_NONE) {
         null_space_step(p, settings, state, ws);
         if (!all_finite(ws->null_step, p->columns)) return moves;
         for (int c = 0; c < p->columns; ++c)
