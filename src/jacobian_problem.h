@@ -74,8 +74,10 @@ typedef struct jac_workspace {
     reach_real *gram, *ldl; /* min(rows, columns)² each: J Jᵀ or JᵀJ, and its L D Lᵀ factors */
     int gram_valid;         /* gram is that of jacobian as it stands */
     jac_factor factor;
-    reach_real *step;         /* the method's step toward the targets */
-    reach_real *relaxed_step; /* step plus the null-space motion toward rest, when has_relaxed */
+    reach_real *step; /* the method's step toward the targets */
+    /* step plus the null-space motion toward rest, when has_relaxed; while a step is worked out,
+     * the rest-pose goal (jacobian_step.c rest_goal) */
+    reach_real *relaxed_step;
     int has_relaxed;
     reach_real *null_step, *gradient, *row_temp, *row_work;
     int null_projected;     /* null_step holds the null-space goal projected by the last step's solve */

@@ -271,7 +271,12 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     reach__jac_build(p, state, 1, ws->jacobian);
     ws->gram_valid = 0;
     reach__jac_unlock(p, state, ws);
-    int null_space = settings->null_space && p->columns > p->rows;
+    /* Redundant degrees of freedom only where J has more columns than rows (a square or tall J
+     * has a null space only at a singular pose, where the damping already keeps steps small),
+     * and not for the transpose method, which leaves no factorisation to project with. Every
+     * null_space_goal runs under this (projects_with_the_step asks the same). */
+    int null_space =
+        settings->null_space && p->columns > p->rows && settings->jacobian_method != REACH_JACOBIAN_TRANSPOSE;
     if (null_space) rest_goal(p, state, ws->relaxed_step);
     int rounds = p->has_cones ? LOCK_ROUNDS : VALUE_LOCK_ROUNDS;
     for (int round = 0; round <= rounds; ++round) {
@@ -280,8 +285,6 @@ int reach__jac_compute_step(const jac_problem *p, const reach_solver_settings *s
     }
     if (!all_finite(ws->step, p->columns)) return 0;
     int moves = clamp_max_abs(ws->step, p->columns, REACH_JACOBIAN_MAX_STEP) > 0;
-    /* Redundant degrees of freedom only where J has more columns than rows: a square or tall J
-     * has a null space only at a singular pose, where the damping already keeps steps small. */
     if (null_space && ws->factor != JAC_FACTOR_NONE) {
         null_space_step(p, settings, state, ws);
         if (!all_finite(ws->null_step, p->columns)) return moves;
