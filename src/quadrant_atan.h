@@ -1,13 +1,12 @@
-/* atan2(y, x) for finite y, x >= 0, not both zero: the angle of an orientation error, which the Jacobian
- * solvers read at every trial step, and of a hinge read from its rotation; libm's atan2 was a
- * twentieth of a robot arm's solve.
- * The ratio of the smaller to the larger is brought within tan(π/8) (atan t = π/4 +
- * atan((t − 1)/(t + 1)) above it), where atan t = t + t·u·p(u), u = t², and p is fitted on
- * Chebyshev nodes (its own error: float 2.4e-9, double 4.7e-18, relative to t). With the
- * evaluation's roundings the angle is within two and a quarter units in the last place of the
- * exact one, with no bias either side (measured: float 1.9 over every seventh float ratio, 2.2
- * over tests/test_math.c's pairs, libm's atan2f 1.1; double 1.5 over 5e7 random ratios, 2.2 over
- * the test's, libm's 0.5). */
+/* atan2(y, x) for finite y, x >= 0, not both zero: the angle of an orientation error, which the
+ * Jacobian solvers read at every trial step, and of a hinge read from its rotation; libm's atan2
+ * was a twentieth of a robot arm's solve. The ratio of the smaller to the larger is brought
+ * within tan(π/8) (atan t = π/4 + atan((t − 1)/(t + 1)) above it), where atan t = t + t·u·p(u),
+ * u = t², and p is fitted on Chebyshev nodes (its own error: float 2.4e-9, double 4.7e-18,
+ * relative to t). With the evaluation's roundings the angle is within two and a quarter units in
+ * the last place of the exact one, with no bias either side (measured: float 1.9 over every
+ * seventh float ratio, 2.2 over tests/test_math.c's pairs, libm's atan2f 1.1; double 1.5 over 5e7
+ * random ratios, 2.2 over the test's, libm's 0.5). */
 #ifndef REACH_QUADRANT_ATAN_H
 #define REACH_QUADRANT_ATAN_H
 

@@ -183,6 +183,17 @@ static void hinge_values_read_alike_at_any_scale(void **state) {
     ASSERT_NEAR(back[0], 0, TEST_REACH_TOL * 10, "a rotation of zero reads as rest");
 }
 
+/* Sets the one hinge of a two-bone rig to value from its rest pose and reads it back. */
+static reach_real hinge_read_back(const rig *r, reach_real value) {
+    reach_transform pose[2];
+    reach_pose_rest(&r->skeleton, pose);
+    const reach_real set[1] = {value};
+    assert_int_equal(reach_pose_set_values(&r->skeleton, set, 1, 0, pose), REACH_OK);
+    reach_real back[1];
+    reach_pose_get_values(&r->skeleton, pose, back);
+    return back[0];
+}
+
 /* A value set on an end of its range reads back inside the range, as the same turn, and sets
  * again unclamped: for ranges with an end past pi, where the angle read from the rotation is a
  * whole turn off and, a rounding past the end, used to be left outside the range (tens of the
@@ -197,17 +208,14 @@ static void values_on_the_ends_of_their_ranges_read_back_inside(void **state) {
         reach_real far_end = (reach_real)(3.2 + 3.0 * (i / 2) / 2000.0);
         reach_real lo = at_max ? -1 : -far_end, hi = at_max ? far_end : 1;
         r.joints[1] = reach_joint_hinge(reach_vec3_make(REACH_R(0.6), REACH_R(0.8), 0), lo, hi);
+        reach_real end = at_max ? hi : lo, back = hinge_read_back(&r, end);
+        assert_true(back >= lo && back <= hi);
+        /* The same turn (a range wider than a turn holds it twice; either is right). */
+        double off = remainder((double)back - (double)end, 2 * 3.14159265358979323846);
+        ASSERT_NEAR(off, 0, TEST_REACH_TOL * 10, "the end read back");
         reach_transform pose[2];
         reach_pose_rest(&r.skeleton, pose);
-        const reach_real end[1] = {at_max ? hi : lo};
-        assert_int_equal(reach_pose_set_values(&r.skeleton, end, 1, 0, pose), REACH_OK);
-        reach_real back[1];
-        reach_pose_get_values(&r.skeleton, pose, back);
-        assert_true(back[0] >= lo && back[0] <= hi);
-        /* The same turn (a range wider than a turn holds it twice; either is right). */
-        double off = remainder((double)back[0] - (double)end[0], 2 * 3.14159265358979323846);
-        ASSERT_NEAR(off, 0, TEST_REACH_TOL * 10, "the end read back");
-        assert_int_equal(reach_pose_set_values(&r.skeleton, back, 1, 0, pose), REACH_OK);
+        assert_int_equal(reach_pose_set_values(&r.skeleton, &back, 1, 0, pose), REACH_OK);
     }
     /* Ranges a hair short of a whole turn (2π less 4 to 60 roundings of π): both ends are the
      * same rotation but for the hair, and a value set on either end reads back as that end,
@@ -218,15 +226,9 @@ static void values_on_the_ends_of_their_ranges_read_back_inside(void **state) {
         reach_real lo = test_uniform(&rng, REACH_R(-3.1), -2), hi = lo + (2 * REACH_PI - hair);
         r.joints[1] = reach_joint_hinge(
             i % 3 ? reach_vec3_make(0, 0, 1) : reach_vec3_make(REACH_R(0.6), REACH_R(0.8), 0), lo, hi);
-        reach_transform pose[2];
-        reach_pose_rest(&r.skeleton, pose);
-        const reach_real end[1] = {i % 2 ? hi : lo};
-        assert_int_equal(reach_pose_set_values(&r.skeleton, end, 1, 0, pose), REACH_OK);
-        reach_real back[1];
-        reach_pose_get_values(&r.skeleton, pose, back);
-        if (!(reach_fabs(back[0] - end[0]) <= TEST_REACH_TOL * 10))
-            fail_msg("range [%.9g, %.9g]: %.9g read back as %.9g", (double)lo, (double)hi, (double)end[0],
-                     (double)back[0]);
+        reach_real end = i % 2 ? hi : lo, back = hinge_read_back(&r, end);
+        if (!(reach_fabs(back - end) <= TEST_REACH_TOL * 10))
+            fail_msg("range [%.9g, %.9g]: %.9g read back as %.9g", (double)lo, (double)hi, (double)end, (double)back);
     }
 }
 

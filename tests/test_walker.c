@@ -476,11 +476,11 @@ static void test_failed_ground_queries_never_give_nan(void **state) {
     }
 }
 
+/* A plane through the origin with slopes along x and y (user: two reals). */
 static void plane_ground(void *user, reach_real x, reach_real y, reach_real *height, reach_vec3 *normal) {
-    reach_real slope = *(const reach_real *)user;
-    (void)y;
-    *height = slope * x;
-    *normal = reach_vec3_normalize_safe(reach_vec3_make(-slope, 0, 1), reach_vec3_make(0, 0, 1));
+    const reach_real *slope = user;
+    *height = slope[0] * x + slope[1] * y;
+    *normal = reach_vec3_normalize_safe(reach_vec3_make(-slope[0], -slope[1], 1), reach_vec3_make(0, 0, 1));
 }
 
 /* Standing on a plane, the body settles ride_height above it at its origin and tilts to its
@@ -489,9 +489,10 @@ static void test_body_follows_the_planted_feet(void **state) {
     (void)state;
     static reach_walker w;
     reach_walker_def def = def_3d();
-    reach_real slope = REACH_R(0.2), steep = 1;
+    reach_real slope = REACH_R(0.2);
+    reach_real gentle[2] = {slope, 0}, steep[2] = {1, 0};
     def.ground = plane_ground;
-    def.ground_user = &slope;
+    def.ground_user = gentle;
     standard(&w, &def, 8);
     for (int f = 0; f < 120; f++)
         assert_int_equal(reach_walker_update(&w, reach_vec2_make(1, 0), 0, DT), REACH_OK);
@@ -500,7 +501,7 @@ static void test_body_follows_the_planted_feet(void **state) {
     ASSERT_VEC3_NEAR(w.up, normal, 0.01, "tilted to the slope");
     ASSERT_VEC3_NEAR(reach_quat_rotate(w.rotation, reach_vec3_make(0, 0, 1)), w.up, 1e-5, "rotation has the tilt");
 
-    def.ground_user = &steep;
+    def.ground_user = steep;
     def.max_tilt = REACH_R(0.3);
     standard(&w, &def, 8);
     ASSERT_NEAR(reach_acos(reach_clamp(w.up.z, -1, 1)), 0.3, 1e-4, "tilt capped");
@@ -616,13 +617,6 @@ static void test_limited_fabrik_legs(void **state) {
     assert_int_equal(w.forced_steps, 0);
 }
 
-/* A plane through the origin with slopes along x and y. */
-static void tilted_ground(void *user, reach_real x, reach_real y, reach_real *height, reach_vec3 *normal) {
-    const reach_real *slope = user;
-    *height = slope[0] * x + slope[1] * y;
-    *normal = reach_vec3_normalize_safe(reach_vec3_make(-slope[0], -slope[1], 1), reach_vec3_make(0, 0, 1));
-}
-
 /* FABRIK legs whose feet stand on the body's up axis through their hips, but for a few
  * roundings: a body riding at ground level on a plane tilted by a hair, its hips hung straight
  * below their rest points. The hip-to-foot line then gives no direction along the ground to
@@ -634,7 +628,7 @@ static void test_fabrik_legs_along_the_body_axis(void **state) {
     test_rng rng = test_rng_make(0x77a1c);
     reach_real slope[2];
     reach_walker_def def = def_3d();
-    def.ground = tilted_ground;
+    def.ground = plane_ground;
     def.ground_user = slope;
     def.ride_height = 0;
     reach_walker_leg_def legs[4];
