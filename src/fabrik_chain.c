@@ -127,6 +127,8 @@ int reach__fabrik_chain_iterate(reach__ik *ik) {
             ik->link_before[ik->active[k]] = reach_vec3_sub(ik->pos[ik->active[k]], ik->pos[ik->active[k - 1]]);
     }
     ik->rotations_stale = 1;
+    int arc = ik->arc_start;
+    ik->arc_start = 0;
     if (reach_vec3_length(offset) >= ik->chain_length) {
         /* Out of reach: the chain lies straight toward the target. */
         reach_vec3 u = reach_vec3_normalize_safe(offset, reach_vec3_make(0, 1, 0)), p = root;
@@ -136,6 +138,7 @@ int reach__fabrik_chain_iterate(reach__ik *ik) {
         }
         return 0;
     }
+    if (arc) reach__ik_lay_on_arc(ik, root, target);
     free_backward(ik, target);
     if (!(reach__ik_crawling(ik) && ik->lone_chain && reach__ik_root_bridge(ik, root))) free_forward(ik);
     return 0;
@@ -157,8 +160,17 @@ void reach__ik_sync_rotations(reach__ik *ik) {
         packed_vec3 now = reach__packed_unit(packed_load(&ik->link_before[c]), packed_zero());
         packed_vec3 wanted = reach__packed_unit(packed_sub(packed_load(&ik->pos[c]), joint), now);
         packed_quat world = packed_quat_load(&ik->rot[b]);
-        if (packed_length_sq(now) > 0)
-            world = reach__packed_quat_unit(packed_quat_mul(packed_quat_shortest_arc(now, wanted), world));
+        if (packed_length_sq(now) > 0) {
+            /* The swing as packed_quat_shortest_arc makes it, less its normalisation: the product
+             * with the unit rotation before it is normalised anyway, and its length is the
+             * swing's. */
+            packed_vec3 sum = packed_add(now, wanted);
+            reach_real w = packed_dot(sum, sum) * REACH_R(0.5);
+            packed_quat swing = w <= REACH_REAL_EPSILON * REACH_REAL_EPSILON
+                                    ? packed_quat_shortest_arc(now, wanted)
+                                    : packed_quat_make(packed_cross(now, sum), w);
+            world = reach__packed_quat_unit(packed_quat_mul(swing, world));
+        }
         packed_quat_store(&ik->local[b].rotation,
                           reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
         packed_quat_store(&ik->rot[b], world);

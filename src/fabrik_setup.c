@@ -169,15 +169,25 @@ static void build_active_set(reach__ik *ik) {
 
 void reach__ik_forward(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
+    /* Down a chain the parent's rotation and place stay in registers. The product of rotations
+     * carried from one bone to the next is not normalised on the way: each bone's rotation is
+     * normalised from it off that chain of waits (the product's length strays by a rounding per
+     * bone, which reach__packed_quat_unit takes out). */
+    packed_quat carried = packed_quat_load(&ik->above_root), parent_rot = carried;
+    packed_vec3 parent_pos = packed_load(&ik->above_origin);
+    int last = sk->parents[ik->root];
     for (int k = 0; k < ik->active_count; ++k) {
-        int b = ik->active[k];
-        /* Choosing where to read, not what: no quaternion is copied to be thrown away. */
-        packed_quat parent_rot = packed_quat_load(b == ik->root ? &ik->above_root : &ik->rot[sk->parents[b]]);
-        packed_vec3 parent_pos = packed_load(b == ik->root ? &ik->above_origin : &ik->pos[sk->parents[b]]);
-        packed_store(&ik->pos[b],
-                     packed_add(parent_pos, packed_quat_rotate(parent_rot, packed_load(&ik->local[b].translation))));
-        packed_quat_store(&ik->rot[b], reach__packed_quat_unit(
-                                           packed_quat_mul(parent_rot, packed_quat_load(&ik->local[b].rotation))));
+        int b = ik->active[k], parent = sk->parents[b];
+        if (b != ik->root && parent != last) {
+            carried = parent_rot = packed_quat_load(&ik->rot[parent]);
+            parent_pos = packed_load(&ik->pos[parent]);
+        }
+        parent_pos = packed_add(parent_pos, packed_quat_rotate(parent_rot, packed_load(&ik->local[b].translation)));
+        carried = packed_quat_mul(carried, packed_quat_load(&ik->local[b].rotation));
+        parent_rot = reach__packed_quat_unit(carried);
+        packed_store(&ik->pos[b], parent_pos);
+        packed_quat_store(&ik->rot[b], parent_rot);
+        last = b;
     }
 }
 
@@ -423,6 +433,7 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     ik.slides_prismatic = !fabrik_rules;
+    ik.arc_start = fabrik_rules;
     /* CCD's hand-off (reach__ccd_sweep), with no cap on the steps: a free chain whose end does
      * not slide; guarded, a lone target on a chain of ball and cone joints, its end's too (so no
      * hinge asks for the restart from the middle of the ranges, whose saved pose the guard's

@@ -612,9 +612,11 @@ static int single_chain_reaches(const chains *c, int i) {
 
 /* Middle-heavy chains: over most of the band FABRIK's passes reach in a couple of iterations.
  * Right at the inside of the reach they crawl; there the lanes that stop halving their error go
- * on with CCD sweeps between the passes, and the batch misses fewer targets than the
- * single-chain solver (measured when the sweeps came in: about 7 % against 18 %; FABRIK's passes
- * alone missed 19 %, sweeps alone 24 %). */
+ * on with CCD sweeps between the passes, and the batch misses at most a tenth of the targets
+ * (measured when the sweeps came in: about 7 %, where FABRIK's passes alone missed 19 % and
+ * sweeps alone 24 %). The single-chain solver's share is printed beside it: 18 % then, about 5 %
+ * since it lays a straight chain on the arc to its target first (fabrik_arc.c), which the batch
+ * does not. */
 static void sweeps_between_passes_reach_near_the_inside(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0xccd5u);
@@ -639,7 +641,6 @@ static void sweeps_between_passes_reach_near_the_inside(void **state) {
                       (double)iterations / count);
         if (inside) {
             assert_true(missed * 10 <= count);
-            assert_true(missed <= single_missed);
         } else {
             assert_int_equal(missed, 0);
         }

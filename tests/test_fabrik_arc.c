@@ -1,0 +1,303 @@
+/* FABRIK's arc start (src/fabrik_arc.c): a free chain that starts straight is laid along the
+ * circular arc of its length from its root to the target before its first iteration. Checked
+ * against the arc worked out here in double by bisection: the solve reaches in one iteration,
+ * keeps its lengths, lies in the plane of its line and the target, bends one way only and stays
+ * near that arc; and the cases where no arc is laid (a bent start, CCD, the target on the line,
+ * links of no length, coordinates far from the origin) by name. */
+#include <stdio.h>
+
+#include "test_fabrik_rigs.h"
+
+#ifdef REACH_DOUBLE
+#define PLANE_TOL 1e-12
+#else
+#define PLANE_TOL 2e-6
+#endif
+
+static reach_status fabrik(const reach_skeleton *sk, const reach_target *targets, int count,
+                           const reach_solver_settings *settings, reach_transform *pose, reach_solve_result *result) {
+    return rig_solve(reach_fabrik_solve, reach_fabrik_scratch_size, sk, targets, count, settings, pose, result);
+}
+
+/* A straight chain of `links` bones of random lengths in [0.2, 2] × scale from a root at `root`,
+ * its line along a random direction (the root bone's rest rotation) and every bone beneath it
+ * twisted about its own link at random, which keeps the line. */
+static void random_straight_chain(rig *r, test_rng *rng, int links, reach_real shortest, reach_real scale,
+                                  reach_vec3 root) {
+    reach_real lengths[RIG_MAX_BONES];
+    for (int i = 0; i < links; ++i)
+        lengths[i] = test_uniform(rng, shortest, 2 - shortest) * scale;
+    rig_straight_chain(r, links, lengths);
+    r->rest[0] = reach_transform_make(test_unit_quat(rng), root);
+    for (int i = 1; i < links; ++i)
+        r->rest[i].rotation = reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), test_uniform(rng, -3, 3));
+}
+
+/* The circular arc of length `length` from `root` to `target`, bowed toward `side` (a unit vector
+ * square to the chord), at arc length s: with α the angle between chord and arc at either end
+ * (sin α = α · chord / length, by bisection) and κ = 2α / length, the tangent turns from α to −α
+ * about the chord, so the point is root + (sin α − sin(α − κs)) / κ · chord direction
+ * + (cos(α − κs) − cos α) / κ · side. */
+typedef struct arc {
+    dvec3 root, along, side;
+    double alpha, curvature;
+} arc;
+
+static dvec3 dvec(reach_vec3 v) {
+    dvec3 d = {v.x, v.y, v.z};
+    return d;
+}
+
+static arc arc_make(reach_vec3 root, reach_vec3 target, reach_vec3 side, double length) {
+    arc a;
+    a.root = dvec(root);
+    dvec3 chord = {(double)target.x - root.x, (double)target.y - root.y, (double)target.z - root.z};
+    double d = sqrt(chord.x * chord.x + chord.y * chord.y + chord.z * chord.z);
+    a.along = (dvec3){chord.x / d, chord.y / d, chord.z / d};
+    a.side = dvec(side);
+    double lo = 0, hi = 3.14159265358979323846, share = d / length;
+    for (int i = 0; i < 200; ++i) {
+        double mid = (lo + hi) / 2;
+        if (sin(mid) > share * mid)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    a.alpha = (lo + hi) / 2;
+    a.curvature = 2 * a.alpha / length;
+    return a;
+}
+
+static dvec3 arc_point(const arc *a, double s) {
+    double forward = (sin(a->alpha) - sin(a->alpha - a->curvature * s)) / a->curvature;
+    double sideways = (cos(a->alpha - a->curvature * s) - cos(a->alpha)) / a->curvature;
+    dvec3 p = {a->root.x + forward * a->along.x + sideways * a->side.x,
+               a->root.y + forward * a->along.y + sideways * a->side.y,
+               a->root.z + forward * a->along.z + sideways * a->side.z};
+    return p;
+}
+
+static double ddot(dvec3 a, dvec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static dvec3 dsub(dvec3 a, dvec3 b) { return (dvec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static dvec3 dcross(dvec3 a, dvec3 b) {
+    return (dvec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/* What a solve from the straight rest pose left, measured against the arc. */
+typedef struct arc_fit {
+    double off_plane; /* the farthest joint from the plane of the chord and `side`, chain lengths */
+    double off_arc;   /* the farthest joint from its place on the arc, chain lengths */
+    double wrong_way; /* the largest turn against the arc's, as a sine */
+} arc_fit;
+
+static arc_fit measure(const rig *r, const reach_transform *pose, const arc *a) {
+    const reach_skeleton *sk = &r->skeleton;
+    dvec3 p[RIG_MAX_BONES];
+    rig_positions_double(sk, pose, p);
+    dvec3 normal = dcross(a->along, a->side);
+    arc_fit fit = {0, 0, 0};
+    double s = 0;
+    for (int i = 1; i < sk->bone_count; ++i) {
+        s += (double)reach_vec3_length(sk->rest[i].translation);
+        dvec3 on_arc = arc_point(a, s), gap = dsub(p[i], on_arc);
+        fit.off_plane = fmax(fit.off_plane, fabs(ddot(dsub(p[i], a->root), normal)) / (double)r->length);
+        fit.off_arc = fmax(fit.off_arc, sqrt(ddot(gap, gap)) / (double)r->length);
+        if (i + 1 < sk->bone_count) {
+            dvec3 in = dsub(p[i], p[i - 1]), out = dsub(p[i + 1], p[i]);
+            double turn = ddot(dcross(in, out), normal) / sqrt(ddot(in, in) * ddot(out, out));
+            fit.wrong_way = fmax(fit.wrong_way, turn);
+        }
+    }
+    return fit;
+}
+
+/* The side the chain's line leaves the chord on, as a unit vector square to it. */
+static reach_vec3 bow_side(reach_vec3 line, reach_vec3 chord) {
+    reach_vec3 along = reach_vec3_scale(chord, 1 / reach_vec3_length(chord));
+    reach_vec3 side = reach_vec3_reject(line, along);
+    return reach_vec3_scale(side, 1 / reach_vec3_length(side));
+}
+
+/* Solves `links` toward goal from the rest pose; checks the solve: REACH_OK, lengths kept, the
+ * residual the true one. */
+static reach_solve_result solve_from_rest(const rig *r, reach_vec3 goal, reach_transform *pose) {
+    const reach_skeleton *sk = &r->skeleton;
+    int tip = sk->bone_count - 1;
+    reach_solver_settings settings = reach_solver_default_settings();
+    reach_target target = reach_target_position(tip, goal);
+    reach_solve_result result;
+    reach_pose_rest(sk, pose);
+    assert_int_equal(fabrik(sk, &target, 1, &settings, pose, &result), REACH_OK);
+    assert_true(rig_length_error(sk, pose) <= TEST_LENGTH_TOL);
+    ASSERT_NEAR(result.residual, reach_vec3_distance(rig_joint_position(sk, pose, tip), goal), 1e-5 * r->length,
+                "residual");
+    return result;
+}
+
+/* Straight chains of 4 to 43 links from 0.5 to 1.5 times a scale, lines and targets in every
+ * direction, targets from just outside the inner reach to a hair inside the outer one. */
+static void straight_chains_reach_in_one_iteration_along_the_arc(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xa2c);
+    const int cases = test_scaled(3000);
+    int one_iteration = 0;
+    arc_fit worst = {0, 0, 0};
+    double worst_long = 0; /* off the arc, chains of ten links or more */
+    for (int c = 0; c < cases; ++c) {
+        rig r;
+        int links = 4 + c % 40;
+        reach_vec3 root = reach_vec3_scale(test_unit_vec3(&rng), test_uniform(&rng, 0, 3));
+        random_straight_chain(&r, &rng, links, REACH_R(0.5), test_uniform(&rng, REACH_R(0.1), 10), root);
+        reach_transform pose[RIG_MAX_BONES];
+        reach_pose_rest(&r.skeleton, pose);
+        reach_vec3 line = reach_vec3_sub(rig_joint_position(&r.skeleton, pose, links), root);
+        reach_real longest = 0;
+        for (int i = 1; i <= links; ++i)
+            longest = reach_max(longest, reach_vec3_length(r.rest[i].translation));
+        reach_real inner = reach_max(0, 2 * longest - r.length) / r.length + REACH_R(0.01);
+        reach_real share = c % 10 == 0 ? 1 - test_uniform(&rng, REACH_R(1e-4), REACH_R(1e-2))
+                                       : test_uniform(&rng, inner, REACH_R(0.999));
+        reach_vec3 goal = reach_vec3_mad(root, test_unit_vec3(&rng), share * r.length);
+        reach_solve_result result = solve_from_rest(&r, goal, pose);
+        assert_true(result.reached);
+        one_iteration += result.iterations == 1;
+        arc a = arc_make(root, goal, bow_side(line, reach_vec3_sub(goal, root)), (double)r.length);
+        arc_fit fit = measure(&r, pose, &a);
+        worst.off_plane = fmax(worst.off_plane, fit.off_plane);
+        worst.off_arc = fmax(worst.off_arc, fit.off_arc);
+        worst.wrong_way = fmax(worst.wrong_way, fit.wrong_way);
+        if (links >= 10) worst_long = fmax(worst_long, fit.off_arc);
+    }
+    print_message("straight chains: %d of %d in one iteration; worst off the plane %.3g, off the arc %.3g chain "
+                  "lengths (%.3g from ten links), turn against the arc %.3g\n",
+                  one_iteration, cases, worst.off_plane, worst.off_arc, worst_long, worst.wrong_way);
+    assert_int_equal(one_iteration, cases);
+    assert_true(worst.off_plane <= PLANE_TOL);
+    /* The links lie along the arc's chords and the closing step near the root moves a joint or
+     * two: a few links' worth on short chains, less than a hundredth of the length on long ones. A
+     * joint near the root may turn a little against the arc there (under 3 degrees). */
+    assert_true(worst.off_arc <= 0.05);
+    assert_true(worst_long <= 0.01);
+    assert_true(worst.wrong_way <= 0.05);
+}
+
+/* The target on the chain's own line, ahead inside the reach or behind the root: no plane holds
+ * both, and any will do; the arc takes one square to the line and reaches in one iteration,
+ * where the passes alone would stall on the line until the driver bent the chain off it. */
+static void target_on_the_line_takes_one_iteration(void **state) {
+    (void)state;
+    reach_transform pose[RIG_MAX_BONES];
+    for (int links = 2; links <= 30; ++links) {
+        rig r;
+        rig_straight_chain_equal(&r, links, 1);
+        for (int side = -1; side <= 1; side += 2) {
+            reach_vec3 goal = reach_vec3_make(0, (reach_real)side * REACH_R(0.5) * r.length, 0);
+            reach_solve_result result = solve_from_rest(&r, goal, pose);
+            assert_true(result.reached);
+            assert_int_equal(result.iterations, 1);
+        }
+    }
+}
+
+/* Links of no length inside a straight chain add nothing to the arc; the rest lie along it. (Four
+ * links at least: two links either side of one of no length are two bones whose middle joint the
+ * closing step cannot place, and take a few iterations as they did before the arc.) */
+static void links_of_no_length(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xa2d);
+    reach_transform pose[RIG_MAX_BONES];
+    for (int c = 0; c < 200; ++c) {
+        int links = 4 + c % 12;
+        reach_real lengths[RIG_MAX_BONES];
+        for (int i = 0; i < links; ++i)
+            lengths[i] = i % 3 == 1 ? 0 : test_uniform(&rng, REACH_R(0.5), REACH_R(1.5));
+        rig r;
+        rig_straight_chain(&r, links, lengths);
+        reach_vec3 goal =
+            reach_vec3_scale(test_unit_vec3(&rng), test_uniform(&rng, REACH_R(0.3), REACH_R(0.95)) * r.length);
+        reach_solve_result result = solve_from_rest(&r, goal, pose);
+        assert_true(result.reached);
+        assert_int_equal(result.iterations, 1);
+    }
+}
+
+/* A chain bent at one joint by a thousandth of a radian, out of the plane of its line and the
+ * target, is not straight: it is not laid on the arc, and the passes carry its own bend out of
+ * that plane. */
+static void a_bent_start_keeps_its_own_bend(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xa2e);
+    reach_transform pose[RIG_MAX_BONES];
+    for (int c = 0; c < 200; ++c) {
+        int links = 4 + c % 12;
+        rig r;
+        rig_straight_chain_equal(&r, links, 1);
+        /* Bent about y's neighbour z at a middle joint; the target in the x-y plane. */
+        r.rest[links / 2].rotation = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_R(1e-3));
+        reach_real angle = test_uniform(&rng, REACH_R(0.2), 3), reach = test_uniform(&rng, REACH_R(0.3), REACH_R(0.9));
+        reach_vec3 goal = reach_vec3_make(reach_sin(angle) * reach * r.length, reach_cos(angle) * reach * r.length, 0);
+        reach_solve_result result = solve_from_rest(&r, goal, pose);
+        assert_true(result.reached);
+        dvec3 p[RIG_MAX_BONES];
+        rig_positions_double(&r.skeleton, pose, p);
+        double off_plane = 0;
+        for (int i = 0; i <= links; ++i)
+            off_plane = fmax(off_plane, fabs(p[i].z));
+        assert_true(off_plane > 10 * PLANE_TOL * (double)r.length);
+    }
+}
+
+/* Far from the origin, where the rest pose's world coordinates round by more than the straight
+ * test allows at float, the solve still reaches (from the passes alone there), to the tolerance's
+ * floor: a few roundings of those coordinates. */
+static void far_from_the_origin(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xa2f);
+    reach_solver_settings settings = reach_solver_default_settings();
+    for (int c = 0; c < 200; ++c) {
+        rig r;
+        int links = 4 + c % 10;
+        reach_vec3 root = reach_vec3_scale(test_unit_vec3(&rng), REACH_R(1e4));
+        random_straight_chain(&r, &rng, links, REACH_R(0.5), 1, root);
+        reach_vec3 goal =
+            reach_vec3_mad(root, test_unit_vec3(&rng), test_uniform(&rng, REACH_R(0.3), REACH_R(0.9)) * r.length);
+        reach_transform pose[RIG_MAX_BONES];
+        reach_pose_rest(&r.skeleton, pose);
+        reach_target target = reach_target_position(links, goal);
+        reach_solve_result result;
+        assert_int_equal(fabrik(&r.skeleton, &target, 1, &settings, pose, &result), REACH_OK);
+        assert_true(result.reached);
+        /* Lengths measured in double between coordinates of 1e4 round by 1e-12 themselves. */
+        assert_true(rig_length_error(&r.skeleton, pose) <= fmax(TEST_LENGTH_TOL, 1e-11));
+        ASSERT_NEAR(result.residual, reach_vec3_distance(rig_joint_position(&r.skeleton, pose, links), goal),
+                    64 * REACH_REAL_EPSILON * 1e4, "residual");
+    }
+}
+
+/* The same straight chain and target, solved twice, give the same bits. */
+static void same_input_same_bits(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xa30);
+    for (int c = 0; c < 200; ++c) {
+        rig r;
+        random_straight_chain(&r, &rng, 4 + c % 20, REACH_R(0.5), 1, test_in_ball(&rng, 2));
+        reach_vec3 goal = reach_vec3_mad(r.rest[0].translation, test_unit_vec3(&rng),
+                                         test_uniform(&rng, REACH_R(0.1), REACH_R(0.99)) * r.length);
+        reach_transform first[RIG_MAX_BONES], second[RIG_MAX_BONES];
+        reach_solve_result a = solve_from_rest(&r, goal, first), b = solve_from_rest(&r, goal, second);
+        assert_true(rig_same_result(&a, &b));
+        assert_memory_equal(first, second, rig_pose_bytes(&r.skeleton));
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(straight_chains_reach_in_one_iteration_along_the_arc),
+        cmocka_unit_test(target_on_the_line_takes_one_iteration),
+        cmocka_unit_test(links_of_no_length),
+        cmocka_unit_test(a_bent_start_keeps_its_own_bend),
+        cmocka_unit_test(far_from_the_origin),
+        cmocka_unit_test(same_input_same_bits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
