@@ -171,11 +171,16 @@ void reach__ik_sync_rotations(reach__ik *ik) {
                                     : packed_quat_make(packed_cross(now, sum), w);
             world = reach__packed_quat_unit(packed_quat_mul(swing, world));
         }
-        packed_quat_store(&ik->local[b].rotation,
-                          reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
         packed_quat_store(&ik->rot[b], world);
         joint = packed_mad(joint, wanted, ik->link_length[c]);
         packed_store(&ik->pos[c], joint);
+    }
+    /* Each local rotation from the world rotations placed, in a pass of its own: no bone's waits
+     * for another's, where inside the loop above they would queue behind the joints' chain. */
+    for (int k = 0; k < n; ++k) {
+        packed_quat world = packed_quat_load(&ik->rot[ik->active[k]]);
+        packed_quat_store(&ik->local[ik->active[k]].rotation,
+                          reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
         parent_rot = world;
     }
     /* The tip keeps its wanted world rotation as nearly as its joint allows. */
