@@ -23,7 +23,7 @@
 
 /* cos and sin of angle, |angle| ≤ π, by the half-angle polynomials: on the angle itself within a
  * quarter turn, else on its half. */
-static inline void cos_sin(reach_real angle, reach_real *cosine, reach_real *sine) {
+static REACH_ALWAYS_INLINE void cos_sin(reach_real angle, reach_real *cosine, reach_real *sine) {
     if (reach_fabs(angle) <= REACH_R(1.5707963)) {
         reach__half_angle_cos_sin(2 * angle, cosine, sine);
         return;

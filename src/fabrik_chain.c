@@ -150,6 +150,13 @@ void reach__ik_sync_rotations(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
     packed_quat parent_rot = packed_quat_load(&ik->above_root);
     int n = ik->active_count - 1;
+    /* Three passes: where each link pointed, as a unit vector; down the chain of joints, each
+     * placed from the one before, with the world rotations; then the local rotations. Only the
+     * middle one waits on itself from bone to bone: work that does not is kept out of its loop,
+     * where it would queue behind that chain of waits. */
+    for (int k = 1; k <= n; ++k)
+        packed_store(&ik->link_before[ik->active[k]],
+                     reach__packed_unit(packed_load(&ik->link_before[ik->active[k]]), packed_zero()));
     packed_vec3 joint = packed_load(&ik->pos[ik->active[0]]);
     for (int k = 0; k < n; ++k) {
         int b = ik->active[k], c = ik->active[k + 1];
@@ -157,7 +164,7 @@ void reach__ik_sync_rotations(reach__ik *ik) {
          * joint as the swings above placed it: c's joint then lies one link along that line (where
          * the swing takes the link, to rounding), so what rounding the chain gathered is not
          * passed on. */
-        packed_vec3 now = reach__packed_unit(packed_load(&ik->link_before[c]), packed_zero());
+        packed_vec3 now = packed_load(&ik->link_before[c]);
         packed_vec3 wanted = reach__packed_unit(packed_sub(packed_load(&ik->pos[c]), joint), now);
         packed_quat world = packed_quat_load(&ik->rot[b]);
         if (packed_length_sq(now) > 0) {
@@ -175,8 +182,6 @@ void reach__ik_sync_rotations(reach__ik *ik) {
         joint = packed_mad(joint, wanted, ik->link_length[c]);
         packed_store(&ik->pos[c], joint);
     }
-    /* Each local rotation from the world rotations placed, in a pass of its own: no bone's waits
-     * for another's, where inside the loop above they would queue behind the joints' chain. */
     for (int k = 0; k < n; ++k) {
         packed_quat world = packed_quat_load(&ik->rot[ik->active[k]]);
         packed_quat_store(&ik->local[ik->active[k]].rotation,

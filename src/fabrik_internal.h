@@ -170,7 +170,8 @@ typedef struct reach__ik {
                                  so never both in one solve) */
     reach_real *link_length;  /* [bone_count]: |local translation| of each active bone */
     reach_vec3 *link_before;  /* [bone_count]: free chain: each link in world space where the
-                                 rotations last held, for reach__ik_sync_rotations */
+                                 rotations last held, for reach__ik_sync_rotations (which leaves
+                                 unit vectors there) */
     int free_chain;           /* one position target on a chain of freely turning joints */
     int lone_chain;           /* one position target (no orientation) at the end of a chain of
                                  three or more moving links: where the bridge from the root applies */

@@ -38,6 +38,14 @@
 #define REACH_USUALLY(condition) (condition)
 #endif
 
+/* For a small helper called from a hot loop and from a few cold places, which the compiler would
+ * otherwise keep out of line for all of them. */
+#if defined(__GNUC__)
+#define REACH_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define REACH_ALWAYS_INLINE inline
+#endif
+
 /* Whether a rotation in a caller's pose is of unit length to rounding: a rotation of another
  * length turns a bone alike in the solvers (which normalise it) but not in the caller's forward
  * kinematics, so a pose with one is written back made unit even when it already reaches. */
