@@ -118,16 +118,26 @@ void reach_pose_rest(const reach_skeleton *skeleton, reach_transform *local) {
 /* reach_transform_mul on packed vectors (packed_vec3.h): the same bits in fewer instructions,
  * for the solvers evaluate poses over and over. */
 void reach_forward_kinematics(const reach_skeleton *skeleton, const reach_transform *local, reach_transform *world) {
+    /* The bone before, kept in registers: down a chain it is the parent, and the next bone need
+     * not wait for it to be stored and read back. */
+    packed_quat rotation = packed_quat_make(packed_zero(), 1);
+    packed_vec3 translation = packed_zero();
     for (int i = 0; i < skeleton->bone_count; ++i) {
         int parent = skeleton->parents[i];
         if (parent < 0) {
             world[i] = local[i];
+            rotation = packed_quat_load(&local[i].rotation);
+            translation = packed_load(&local[i].translation);
             continue;
         }
-        packed_quat parent_rotation = packed_quat_load(&world[parent].rotation);
-        packed_vec3 offset = packed_quat_rotate(parent_rotation, packed_load(&local[i].translation));
-        packed_store(&world[i].translation, packed_add(offset, packed_load(&world[parent].translation)));
-        packed_quat_store(&world[i].rotation, packed_quat_mul(parent_rotation, packed_quat_load(&local[i].rotation)));
+        if (parent != i - 1) {
+            rotation = packed_quat_load(&world[parent].rotation);
+            translation = packed_load(&world[parent].translation);
+        }
+        translation = packed_add(packed_quat_rotate(rotation, packed_load(&local[i].translation)), translation);
+        rotation = packed_quat_mul(rotation, packed_quat_load(&local[i].rotation));
+        packed_store(&world[i].translation, translation);
+        packed_quat_store(&world[i].rotation, rotation);
     }
 }
 
