@@ -1,5 +1,6 @@
-/* The arc start: a free chain that starts straight is first laid along the circular arc of its
- * own length from its root to the target, then FABRIK's passes run as always.
+/* The arc start: FABRIK from the rest pose, on a free chain whose rest lays it straight, first
+ * lays the chain along the circular arc of its own length from its root to the target, then runs
+ * its passes as always.
  *
  * A straight chain carries no bend of its own for the passes to keep, and it is FABRIK's slow
  * start: the backward pass drags the line toward the target and the forward pass drags it back,
@@ -9,12 +10,17 @@
  * backward pass moves every joint only slightly and the forward pass closes at the root (the
  * two-bone closing step): one iteration. The arc lies in the plane of the chain's line and the
  * target, bowed to the side the line leaves the root on, which is the plane the passes would
- * bend the chain in from there. */
+ * bend the chain in from there.
+ *
+ * Only from the rest pose: a caller who starts there has no pose of its own to keep. A pose
+ * that is straight for another reason (the last frame's target was out of reach) is the last
+ * frame's, and the passes go on from it as they would: laying it on the arc would move every
+ * joint at once where the passes move the chain the least they can. */
 #include "fabrik_internal.h"
 #include "half_angle.h"
 
-/* Links at most this many roundings off the line through the chain count as in line: the
- * roundings of forward kinematics through a straight rest pose. */
+/* A joint counts as straight when its child's link leaves its own within this many roundings:
+ * the roundings of a rotation that keeps a link on its line, a twist about it. */
 #define STRAIGHT_ROUNDINGS 64
 /* Chords longer than 1 − SERIES_SHARE of the chain take α from the series alone (within 3e-7 of
  * it); shorter ones take Newton's steps from there. */
@@ -53,16 +59,22 @@ static reach_real arc_half_angle(reach_real share) {
     return alpha;
 }
 
-/* Nonzero when every link of the chain, as ik->link_before holds them, runs along `line` (the
- * root's joint to the end) the same way, to STRAIGHT_ROUNDINGS roundings. */
-static int in_line(const reach__ik *ik, reach_vec3 line, reach_real line2) {
+/* Nonzero when every joint of the chain is straight, each link running on along the one before
+ * (a link of no length leaves the one before it to compare with), to STRAIGHT_ROUNDINGS
+ * roundings. Measured in the bones' own frames from their local transforms, so neither where the
+ * chain sits in the world nor its length blurs it: link k lies in its parent's frame, and the
+ * link before it is carried into that frame by the parent's local rotation undone. */
+static int straight(const reach__ik *ik) {
     const reach_real slack = STRAIGHT_ROUNDINGS * REACH_REAL_EPSILON;
-    for (int k = 1; k < ik->active_count; ++k) {
-        reach_vec3 link = ik->link_before[ik->active[k]];
-        reach_vec3 off = reach_vec3_cross(link, line);
-        if (reach_vec3_dot(link, line) < 0 ||
-            reach_vec3_dot(off, off) > slack * slack * reach_vec3_dot(link, link) * line2)
-            return 0;
+    const int *active = ik->active;
+    /* Unit vectors: the test is then of a sine, whatever the links' size. */
+    reach_vec3 before = reach__unit(ik->local[active[1]].translation, reach_vec3_zero());
+    for (int k = 2; k < ik->active_count; ++k) {
+        before = reach_quat_rotate(reach_quat_conjugate(ik->local[active[k - 1]].rotation), before);
+        reach_vec3 link = reach__unit(ik->local[active[k]].translation, reach_vec3_zero());
+        reach_vec3 off = reach_vec3_cross(link, before);
+        if (reach_vec3_dot(link, before) < 0 || reach_vec3_dot(off, off) > slack * slack) return 0;
+        if (reach_vec3_dot(link, link) > 0) before = link;
     }
     return 1;
 }
@@ -75,7 +87,7 @@ int reach__ik_lay_on_arc(reach__ik *ik, reach_vec3 root, reach_vec3 target) {
     reach_real chord2 = reach_vec3_dot(chord, chord), line2 = reach_vec3_dot(line, line);
     reach_real length = ik->chain_length;
     if (!(chord2 > REACH__SQUARE_FLOOR && chord2 < REACH__SQUARE_CEILING) ||
-        !(line2 > REACH__SQUARE_FLOOR && line2 < REACH__SQUARE_CEILING) || !in_line(ik, line, line2))
+        !(line2 > REACH__SQUARE_FLOOR && line2 < REACH__SQUARE_CEILING) || !straight(ik))
         return 0;
     reach_real d = reach_sqrt(chord2);
     if (!(d < length)) return 0;

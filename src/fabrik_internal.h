@@ -185,8 +185,9 @@ typedef struct reach__ik {
     int slow_iterations;      /* set by the driver: how many iterations in a row did not halve
                                  the error (reach__ik_crawling) */
     int rotations_stale;      /* positions moved without their rotations (reach__ik_sync_rotations) */
-    int arc_start;            /* FABRIK's first iteration on a free chain lays a straight chain on
-                                 the arc to its target first (reach__ik_lay_on_arc) */
+    int arc_start;            /* FABRIK from the rest pose: its first iteration on a free chain
+                                 lays the chain on the arc to its target first when the rest is
+                                 straight (reach__ik_lay_on_arc) */
     reach_real chain_length;  /* sum of the active bones' link lengths */
     reach_real tolerance;     /* distance that counts as reached */
     reach_real angle_tolerance;
@@ -221,10 +222,10 @@ static inline reach_joint_type reach__joint_type(const reach_skeleton *skeleton,
  * above the end all turn freely: FABRIK then iterates on positions alone (fabrik_chain.c). */
 int reach__ik_is_free_chain(const reach__ik *ik);
 
-/* Lays a free chain that lies straight (ik->link_before, from the root's joint at `root` out)
- * along the circular arc of its length from there to `target`, a chord shorter than the chain:
- * ik->pos only. Returns 0, changing nothing, when the chain is not straight or the arc is
- * undetermined (fabrik_arc.c). */
+/* Lays a free chain at its rest pose that lies straight (every joint, in the bones' own frames)
+ * along the circular arc of its length from the root's joint at `root` to `target`, a chord
+ * shorter than the chain: ik->pos only. Returns 0, changing nothing, when the chain is not
+ * straight or the arc is undetermined (fabrik_arc.c). */
 int reach__ik_lay_on_arc(reach__ik *ik, reach_vec3 root, reach_vec3 target);
 
 /* One FABRIK iteration on such a chain: moves ik->pos only and marks the rotations stale. */

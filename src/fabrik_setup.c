@@ -249,6 +249,12 @@ static reach_status check_inputs(const reach_skeleton *skeleton, const reach_tar
     return find_root(skeleton, targets, target_count, settings->root_bone, root);
 }
 
+static int same_transform(reach_transform a, reach_transform b) {
+    return a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z &&
+           a.rotation.w == b.rotation.w && a.translation.x == b.translation.x && a.translation.y == b.translation.y &&
+           a.translation.z == b.translation.z;
+}
+
 /* Fills *ik (laid out on the caller's scratch) with the working copy of the pose, the active
  * bones, weights, tolerance and the world transforms of the active bones. Writes only the
  * scratch; REACH_ERROR_OUT_OF_RANGE when coordinates are too large to compute with. */
@@ -265,9 +271,11 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     /* The solvers turn bones; translations of the moving bones start inside their joints
      * (a prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
     ik->start_as_solved = 1;
+    ik->arc_start = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
+        if (!same_transform(pose[b], skeleton->rest[b])) ik->arc_start = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
         if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
         reach_joint joint = skeleton->joints[b];
@@ -433,7 +441,7 @@ reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target 
     st = start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     ik.slides_prismatic = !fabrik_rules;
-    ik.arc_start = fabrik_rules;
+    if (!fabrik_rules) ik.arc_start = 0;
     /* CCD's hand-off (reach__ccd_sweep), with no cap on the steps: a free chain whose end does
      * not slide; guarded, a lone target on a chain of ball and cone joints, its end's too (so no
      * hinge asks for the restart from the middle of the ranges, whose saved pose the guard's

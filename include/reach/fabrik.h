@@ -16,12 +16,13 @@
  * residual it reports is the true one.
  *
  * Beyond the textbook passes (docs/solvers.md has the details):
- *   arc start     a lone position target on a chain of freely turning joints that starts
- *                 straight (a rest pose, often): before the first passes the chain is laid on
- *                 the circular arc of its own length from the root to the target, in the plane
- *                 of its line and the target, every joint turning alike. The passes then reach
- *                 in one iteration where from the line they took three or four, and the pose is
- *                 the smoothest bend there is. A chain bent anywhere keeps its own shape
+ *   arc start     a lone position target on a chain of freely turning joints, solved from
+ *                 the rest pose when that lays the chain straight: before the first passes the
+ *                 chain is laid on the circular arc of its own length from the root to the
+ *                 target, in the plane of its line and the target, every joint turning alike.
+ *                 The passes then reach in one iteration where from the line they took three or
+ *                 four, and the pose is the smoothest bend there is. Any other start, straight
+ *                 or not, is the passes' to go on from
  *   closing step  the forward pass aims the first bone so that the second closes exactly onto
  *                 where the backward pass left the rest of the chain; targets well inside the
  *                 reach then often take one iteration, or a few

@@ -55,8 +55,8 @@
  *     middle-heavy ones it misses about 7 % and the single solver about 5 %
  *     (tests/test_fabrik_batch.c), not the same ones. The poses of the two are close on
  *     chains that start bent, not the same bits (the single solver turns rotations, the batch
- *     moves points, and bridges where the single solver iterates); from straight the single
- *     solver first lays the chain on an arc (fabrik.h), the batch bridges from the line
+ *     moves points, and bridges where the single solver iterates); from a straight rest the
+ *     single solver first lays the chain on an arc (fabrik.h), the batch bridges from the line
  *   - out of reach: the chain lies straight from its root toward the target.
  *
  * Layout: joint j of chain i is at joints.x[j * stride + i] (likewise .y and .z), bone b's
