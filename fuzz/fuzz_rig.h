@@ -30,8 +30,10 @@ typedef struct fuzz_rig {
     reach_target targets[FUZZ_MAX_TARGETS];
     int target_count;
     reach_solver_settings settings;
-    int use_settings; /* 0: the solver gets NULL (its defaults) */
-    unsigned raw;     /* FUZZ_RAW_* bits */
+    int use_settings;  /* 0: the solver gets NULL (its defaults) */
+    unsigned raw;      /* FUZZ_RAW_* bits */
+    int straight_rest; /* well-formed bones whose rest lays each child straight on along its parent
+                          (twisted about the link at most), solved from that rest: FABRIK's arc start */
 } fuzz_rig;
 
 /* A finite value from the same mix as fuzz_real: NaN and infinities become 1. */
@@ -114,6 +116,12 @@ static inline void fuzz_rig_skeleton(fuzz_rig *r, fuzz_input *in, int count) {
             r->parents[i] = p < 128 ? i - 1 : (int)p % i; /* mostly chains, some trees */
         if (r->raw & FUZZ_RAW_REST) {
             r->rest[i] = fuzz_transform(in);
+        } else if (r->straight_rest && i > 0) {
+            /* Along +y, turned only about +y: each link runs on along its parent's. */
+            reach_quat q = fuzz_unit_quat(in);
+            reach_real length = reach_fabs(fuzz_finite(in));
+            r->rest[i] = reach_transform_make(reach_quat_normalize_safe(reach_quat_make(0, q.y, 0, q.w)),
+                                              reach_vec3_make(0, length, 0));
         } else {
             reach_quat q = fuzz_unit_quat(in);
             r->rest[i] = reach_transform_make(q, fuzz_finite_vec3(in));
@@ -129,6 +137,10 @@ static inline void fuzz_rig_skeleton(fuzz_rig *r, fuzz_input *in, int count) {
 /* Well-formed poses start inside every joint's limits, turned away from rest. */
 static inline void fuzz_rig_pose(fuzz_rig *r, fuzz_input *in) {
     for (int i = 0; i < r->skeleton.bone_count; ++i) {
+        if (r->straight_rest && !(r->raw & FUZZ_RAW_POSE)) {
+            r->pose[i] = r->rest[i];
+            continue;
+        }
         if (r->raw & FUZZ_RAW_POSE) {
             r->pose[i] = fuzz_transform(in);
             continue;
@@ -240,8 +252,11 @@ static inline void fuzz_rig_settings(fuzz_rig *r, fuzz_input *in) {
 static inline void fuzz_rig_make(fuzz_rig *r, fuzz_input *in) {
     memset(r, 0, sizeof *r);
     r->raw = fuzz_byte(in);
-    /* Raw parts only one time in four each, or almost nothing would pass validation. */
-    if (fuzz_byte(in) & 3) r->raw = 0;
+    /* Raw parts only one time in four each, or almost nothing would pass validation; a straight
+     * rest solved from itself one time in eight (bits the seeds of before leave clear). */
+    uint8_t mode = fuzz_byte(in);
+    if (mode & 3) r->raw = 0;
+    r->straight_rest = (mode & 0x1c) == 0x1c;
     int count = 1 + (int)fuzz_byte(in) % FUZZ_MAX_BONES;
     fuzz_rig_skeleton(r, in, count);
     fuzz_rig_pose(r, in);

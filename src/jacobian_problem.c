@@ -277,7 +277,17 @@ void reach__jac_evaluate(const jac_problem *p, jac_state *state) {
         reach_transform effector = world[target->bone];
         reach_vec3 goal = target->kind == REACH_TARGET_MEET ? world[target->meet_bone].translation : target->position;
         reach_vec3 offset = reach_vec3_sub(goal, effector.translation);
-        reach_real distance = reach_vec3_length_robust(offset);
+        reach_real distance;
+        if (reach_vec3_is_finite(offset)) {
+            distance = reach_vec3_length_robust(offset);
+        } else {
+            /* Coordinates that overflowed (a prismatic joint whose range runs to the end of
+             * reach_real, slid there) are as far as can be, an infinite error, not a length (the
+             * robust length reads a vector with a NaN as zero): no such state is ever taken as
+             * better, nor reported reached. */
+            offset = reach_vec3_make((reach_real)HUGE_VAL, 0, 0);
+            distance = (reach_real)HUGE_VAL;
+        }
         state->residual = reach_max(state->residual, distance);
         if (!(distance <= p->tolerance)) state->reached = 0;
         reach_real weight = target->weight / p->max_weight;

@@ -377,6 +377,52 @@ static void a_chain_of_no_length_takes_no_restarts(void **state) {
     assert_true(result.reached);
 }
 
+/* A prismatic joint whose range runs to the end of reach_real: a restart can slide it so far
+ * that the world coordinates overflow. Such a pose is as far from the targets as can be and must
+ * never be taken or handed back (the robust length reads a vector with a NaN in it as zero, which
+ * once made an overflowed pose "reached" with residual 0; found by fuzz_jacobian, seed
+ * prismatic_overflow). Every method, restarts on, targets the end cannot reach so the solves
+ * stall and restart (under a tolerance of their own: the slide's range counts in the chain's
+ * length, so the default is vast); the pose returned is finite, not reached, and its residual
+ * the true one. */
+static void a_slide_to_the_end_of_the_range_is_never_taken(void **state) {
+    (void)state;
+#ifdef REACH_DOUBLE
+    const reach_real end_of_range = 1e308;
+#else
+    const reach_real end_of_range = 3.4e38f;
+#endif
+    chain c;
+    make_chain(&c, 3, 0);
+    c.joints[1] = reach_joint_prismatic(reach_vec3_make(0, 1, 0), 0, end_of_range);
+    test_rng rng = test_rng_make(0x51de);
+    for (int m = 0; m < 4; ++m) {
+        for (int k = 0; k < 50; ++k) {
+            reach_solver_settings settings = reach_solver_default_settings();
+            settings.jacobian_method = all_methods[m];
+            settings.restarts = 8;
+            settings.max_iterations = 40;
+            settings.seed = (uint64_t)k;
+            settings.tolerance = REACH_R(1e-3); /* the default, from the chain's length, is vast */
+            /* The end lies two units out at least (a link, the slide, a link): a target one
+             * unit from the root is out of its reach. */
+            reach_target target = reach_target_position(2, test_unit_vec3(&rng));
+            reach_transform pose[3];
+            reach_pose_rest(&c.skeleton, pose);
+            reach_solve_result result;
+            assert_int_equal(solve(&c, &target, &settings, pose, &result), REACH_OK);
+            reach_transform world[3];
+            reach_forward_kinematics(&c.skeleton, pose, world);
+            for (int b = 0; b < 3; ++b)
+                assert_true(reach_vec3_is_finite(world[b].translation));
+            assert_false(result.reached);
+            assert_true(
+                fabs((double)result.residual - (double)reach_vec3_distance(world[2].translation, target.position)) <=
+                1e-4 * (1 + (double)result.residual));
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(straight_chains_bend_off_their_line),
@@ -387,6 +433,7 @@ int main(void) {
         cmocka_unit_test(starts_on_a_limit_solve_alike),
         cmocka_unit_test(a_vanishing_damping_falls_back_to_the_svd),
         cmocka_unit_test(a_chain_of_no_length_takes_no_restarts),
+        cmocka_unit_test(a_slide_to_the_end_of_the_range_is_never_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
