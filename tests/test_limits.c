@@ -206,6 +206,38 @@ static void limit_error_cases(void **state) {
     assert_int_equal(worst, 2);
 }
 
+/* A slide whose range runs to the end of reach_real: measured and projected without overflow at
+ * any offset along it (a rotation doubles its vector on the way; the offset is turned at a
+ * scale that cannot overflow; found by fuzz_jacobian, seed prismatic_at_the_end_of_the_range).
+ * 400 seeded rest rotations and axes, offsets from 1 to the end of the range. */
+static void slides_to_the_end_of_the_range(void **state) {
+    (void)state;
+#ifdef REACH_DOUBLE
+    const double end = 1.7e308;
+#else
+    const double end = 3.4e38;
+#endif
+    test_rng rng = test_rng_make(0x5117);
+    for (int c = 0; c < 400; ++c) {
+        reach_vec3 axis = test_unit_vec3(&rng);
+        reach_real value = (reach_real)(end * pow(10, -test_uniform_double(&rng, 0, 37)));
+        reach_joint slide = reach_joint_prismatic(axis, 0, (reach_real)end);
+        reach_transform rest = reach_transform_make(test_unit_quat(&rng), test_in_ball(&rng, 2));
+        reach_transform local = rest;
+        local.translation = reach_vec3_mad(rest.translation, reach_quat_rotate(rest.rotation, axis), value);
+        if (!reach_vec3_is_finite(local.translation)) continue;
+        reach_real error = reach_joint_limit_error(&slide, &rest, &local);
+        /* On the axis and inside the range: a few roundings of the offset at most. */
+        assert_true(reach_is_finite(error));
+        assert_true((double)error <= 64 * (double)REACH_REAL_EPSILON * (double)value + 1e-3);
+        reach_transform projected = local;
+        reach_joint_project_local(&slide, &rest, &projected);
+        assert_true(reach_vec3_is_finite(projected.translation));
+        ASSERT_NEAR(reach_vec3_length_robust(reach_vec3_sub(projected.translation, local.translation)), 0,
+                    64 * REACH_REAL_EPSILON * (double)value + 1e-3, "projected in place");
+    }
+}
+
 /* ---- aiming ----------------------------------------------------------------------------- */
 
 /* The world direction a local rotation points the bone along. */
@@ -291,6 +323,7 @@ int main(void) {
         cmocka_unit_test(cone_projection_is_nearest_direction),
         cmocka_unit_test(prismatic_and_fixed_locals),
         cmocka_unit_test(limit_error_cases),
+        cmocka_unit_test(slides_to_the_end_of_the_range),
         cmocka_unit_test(aim_ball_points_exactly_and_keeps_twist),
         cmocka_unit_test(aim_hinge_finds_nearest_allowed_direction),
         cmocka_unit_test(aim_cone_along_axis_finds_nearest_direction),
