@@ -387,11 +387,7 @@ static void a_chain_of_no_length_takes_no_restarts(void **state) {
  * the true one. */
 static void a_slide_to_the_end_of_the_range_is_never_taken(void **state) {
     (void)state;
-#ifdef REACH_DOUBLE
-    const reach_real end_of_range = 1e308;
-#else
-    const reach_real end_of_range = 3.4e38f;
-#endif
+    const reach_real end_of_range = TEST_END_OF_RANGE;
     chain c;
     make_chain(&c, 3, 0);
     c.joints[1] = reach_joint_prismatic(reach_vec3_make(0, 1, 0), 0, end_of_range);

@@ -212,11 +212,7 @@ static void limit_error_cases(void **state) {
  * 400 seeded rest rotations and axes, offsets from 1 to the end of the range. */
 static void slides_to_the_end_of_the_range(void **state) {
     (void)state;
-#ifdef REACH_DOUBLE
-    const double end = 1.7e308;
-#else
-    const double end = 3.4e38;
-#endif
+    const double end = TEST_END_OF_RANGE;
     test_rng rng = test_rng_make(0x5117);
     for (int c = 0; c < 400; ++c) {
         reach_vec3 axis = test_unit_vec3(&rng);

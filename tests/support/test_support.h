@@ -20,6 +20,13 @@
 #define TEST_REACH_TOL  1e-5f
 #endif
 
+/* Near the end of reach_real's range: slides and coordinates that far test overflow. */
+#ifdef REACH_DOUBLE
+#define TEST_END_OF_RANGE 1.7e308
+#else
+#define TEST_END_OF_RANGE 3.4e38f
+#endif
+
 /* Property-test sizes: 100 000 cases, or 1 000 when the environment sets REACH_TEST_QUICK
  * (for runs under Valgrind, which is some fifty times slower). */
 int test_case_count(void);
