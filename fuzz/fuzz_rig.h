@@ -134,7 +134,8 @@ static inline void fuzz_rig_skeleton(fuzz_rig *r, fuzz_input *in, int count) {
     r->skeleton.joints = (fuzz_byte(in) & 3) ? r->joints : NULL;
 }
 
-/* Well-formed poses start inside every joint's limits, turned away from rest. */
+/* Well-formed poses start inside every joint's limits, turned away from rest; a straight rest
+ * starts at the rest itself, which may lie outside a range that leaves out zero. */
 static inline void fuzz_rig_pose(fuzz_rig *r, fuzz_input *in) {
     for (int i = 0; i < r->skeleton.bone_count; ++i) {
         if (r->straight_rest && !(r->raw & FUZZ_RAW_POSE)) {

@@ -228,9 +228,8 @@ static int at_a_limit(const reach__ik *ik) {
                 return 1;
             break;
         case REACH_JOINT_PRISMATIC: {
-            reach_vec3 offset = reach_vec3_sub(ik->local[b].translation, sk->rest[b].translation);
-            reach_real value = reach_vec3_dot(
-                reach_quat_rotate(reach_quat_conjugate(reach_quat_normalize_safe(sk->rest[b].rotation)), offset), axis);
+            reach_real value = reach__prismatic_offset(reach_quat_normalize_safe(sk->rest[b].rotation),
+                                                       sk->rest[b].translation, axis, ik->local[b].translation);
             reach_real room = slack * reach_max(1, reach_max(reach_fabs(joint.min), reach_fabs(joint.max)));
             if (joint.max > joint.min && (value <= joint.min + room || value >= joint.max - room)) return 1;
             break;

@@ -2,6 +2,7 @@
  * steps, random restarts and the direction back to the rest pose. */
 #include "half_angle.h"
 #include "jacobian_problem.h"
+#include "limits_internal.h"
 #include "quadrant_atan.h"
 #include "reach/limits.h"
 
@@ -65,8 +66,8 @@ void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pos
             /* Hinge ranges may pass ±π: take the turn of the angle that lies in the range. */
             state->limited |= set_value(p, bone, reach_angle_clamp(angle, j->joint.min, j->joint.max), state);
         } else if (j->joint.type == REACH_JOINT_PRISMATIC) {
-            reach_vec3 offset = reach_vec3_sub(pose[bone].translation, skeleton->rest[bone].translation);
-            reach_real along = reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(j->rest), offset), j->axis);
+            reach_real along =
+                reach__prismatic_offset(j->rest, skeleton->rest[bone].translation, j->axis, pose[bone].translation);
             state->limited |= set_value(p, bone, along, state);
         } else {
             state->limited |= set_rotation(p, bone, local, state);

@@ -111,18 +111,9 @@ int reach_joint_project_rotation(const reach_joint *joint, reach_quat rest_rotat
 }
 
 /* The prismatic offset of a local translation: its rest-frame component along the axis. */
-/* Offsets up to this are turned as they are (their bits as before); larger ones scaled down first. */
-#define PRISMATIC_UNSCALED REACH_R(1e30)
-
 static reach_real prismatic_offset(const reach_joint *joint, const reach_transform *rest, reach_vec3 translation) {
-    reach_vec3 offset = reach_vec3_sub(translation, rest->translation);
-    reach_quat rest_rotation = reach_quat_normalize_safe(rest->rotation);
-    /* A rotation's cross products double their vector on the way: offsets toward the end of
-     * reach_real (a slide whose range runs there) are turned at a scale that cannot overflow. */
-    reach_real scale = reach_vec3_max_abs(offset);
-    if (!(scale > PRISMATIC_UNSCALED)) scale = 1;
-    offset = reach_vec3_scale(offset, 1 / scale);
-    return reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(rest_rotation), offset), unit_axis(joint)) * scale;
+    return reach__prismatic_offset(reach_quat_normalize_safe(rest->rotation), rest->translation, unit_axis(joint),
+                                   translation);
 }
 
 static reach_vec3 prismatic_translation(const reach_joint *joint, const reach_transform *rest, reach_real offset) {

@@ -9,4 +9,22 @@
  * non-finite angle counts as clamped and comes back as lo. */
 reach_real reach__angle_clamp(reach_real angle, reach_real lo, reach_real hi, int *clamped);
 
+/* The offset of a prismatic joint's translation from its rest: the rest-frame component of
+ * translation − rest_translation along the unit axis. A rotation's cross products double their
+ * vector on the way, and the difference itself can overflow: translations beyond 2^100 (a slide
+ * whose range runs to the end of reach_real) are taken at 2^-100 of their size, an exact scale.
+ * Others give the bits of the plain formula. */
+static inline reach_real reach__prismatic_offset(reach_quat rest_rotation, reach_vec3 rest_translation,
+                                                 reach_vec3 unit_axis, reach_vec3 translation) {
+    const reach_real big = REACH_R(0x1p100), small = REACH_R(0x1p-100);
+    int scaled = !(reach_vec3_max_abs(translation) <= big && reach_vec3_max_abs(rest_translation) <= big);
+    if (scaled) {
+        translation = reach_vec3_scale(translation, small);
+        rest_translation = reach_vec3_scale(rest_translation, small);
+    }
+    reach_vec3 offset = reach_vec3_sub(translation, rest_translation);
+    reach_real along = reach_vec3_dot(reach_quat_rotate(reach_quat_conjugate(rest_rotation), offset), unit_axis);
+    return scaled ? along * big : along;
+}
+
 #endif

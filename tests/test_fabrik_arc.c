@@ -13,7 +13,7 @@
 #ifdef REACH_DOUBLE
 #define PLANE_TOL 1e-12
 #else
-#define PLANE_TOL 2e-6
+#define PLANE_TOL 2e-5
 #endif
 
 static reach_status fabrik(const reach_skeleton *sk, const reach_target *targets, int count,

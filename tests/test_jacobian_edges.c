@@ -419,6 +419,35 @@ static void a_slide_to_the_end_of_the_range_is_never_taken(void **state) {
     }
 }
 
+/* A pose that starts slid 2e38 along such a slide (its world coordinates finite), with the target
+ * on its end: read without overflow (the rest turned half a turn about x, so the rotation's
+ * cross products double the offset on the way), reached at once. */
+static void a_start_slid_toward_the_end_of_the_range_is_read(void **state) {
+    (void)state;
+    chain c;
+    make_chain(&c, 3, 0);
+    c.rest[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_PI);
+    c.joints[1] = reach_joint_prismatic(reach_vec3_make(0, 1, 0), 0, TEST_END_OF_RANGE);
+    reach_transform pose[3];
+    reach_pose_rest(&c.skeleton, pose);
+    pose[1].translation = reach_vec3_mad(c.rest[1].translation, reach_quat_rotate(c.rest[1].rotation, c.joints[1].axis),
+                                         (reach_real)(TEST_END_OF_RANGE * 0.6));
+    reach_transform world[3];
+    reach_forward_kinematics(&c.skeleton, pose, world);
+    assert_true(reach_vec3_is_finite(world[2].translation));
+    for (int m = 0; m < 4; ++m) {
+        reach_solver_settings settings = reach_solver_default_settings();
+        settings.jacobian_method = all_methods[m];
+        reach_target target = reach_target_position(2, world[2].translation);
+        reach_transform solved[3];
+        memcpy(solved, pose, sizeof solved);
+        reach_solve_result result;
+        assert_int_equal(solve(&c, &target, &settings, solved, &result), REACH_OK);
+        assert_true(result.reached);
+        assert_int_equal(result.iterations, 0);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(straight_chains_bend_off_their_line),
@@ -430,6 +459,7 @@ int main(void) {
         cmocka_unit_test(a_vanishing_damping_falls_back_to_the_svd),
         cmocka_unit_test(a_chain_of_no_length_takes_no_restarts),
         cmocka_unit_test(a_slide_to_the_end_of_the_range_is_never_taken),
+        cmocka_unit_test(a_start_slid_toward_the_end_of_the_range_is_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

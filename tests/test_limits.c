@@ -209,14 +209,15 @@ static void limit_error_cases(void **state) {
 /* A slide whose range runs to the end of reach_real: measured and projected without overflow at
  * any offset along it (a rotation doubles its vector on the way; the offset is turned at a
  * scale that cannot overflow; found by fuzz_jacobian, seed prismatic_at_the_end_of_the_range).
- * 400 seeded rest rotations and axes, offsets from 1 to the end of the range. */
+ * 400 seeded rest rotations and axes, offsets from 1 to the end of the range; then a difference
+ * that overflows. */
 static void slides_to_the_end_of_the_range(void **state) {
     (void)state;
     const double end = TEST_END_OF_RANGE;
     test_rng rng = test_rng_make(0x5117);
     for (int c = 0; c < 400; ++c) {
         reach_vec3 axis = test_unit_vec3(&rng);
-        reach_real value = (reach_real)(end * pow(10, -test_uniform_double(&rng, 0, 37)));
+        reach_real value = (reach_real)(end * pow(10, -test_uniform_double(&rng, 0, log10(end))));
         reach_joint slide = reach_joint_prismatic(axis, 0, (reach_real)end);
         reach_transform rest = reach_transform_make(test_unit_quat(&rng), test_in_ball(&rng, 2));
         reach_transform local = rest;
@@ -232,6 +233,17 @@ static void slides_to_the_end_of_the_range(void **state) {
         ASSERT_NEAR(reach_vec3_length_robust(reach_vec3_sub(projected.translation, local.translation)), 0,
                     64 * REACH_REAL_EPSILON * (double)value + 1e-3, "projected in place");
     }
+    /* A rest and a translation at opposite ends of the range: their difference overflows. The
+     * offset is beyond the range (by more than reach_real holds), and projecting puts the slide
+     * back on its end. */
+    reach_joint both_ways = reach_joint_prismatic(reach_vec3_make(0, 1, 0), (reach_real)-end, (reach_real)end);
+    reach_transform rest = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, (reach_real)(end * 0.9), 0));
+    reach_transform local =
+        reach_transform_make(reach_quat_identity(), reach_vec3_make(0, (reach_real)(-end * 0.9), 0));
+    assert_true(reach_joint_limit_error(&both_ways, &rest, &local) > (reach_real)(end * 0.5));
+    reach_joint_project_local(&both_ways, &rest, &local);
+    assert_true(reach_vec3_is_finite(local.translation));
+    ASSERT_NEAR(local.translation.y, (double)rest.translation.y - end, 1e-6 * end, "on the range's end");
 }
 
 /* ---- aiming ----------------------------------------------------------------------------- */
