@@ -22,6 +22,16 @@
 /* A joint counts as straight when its child's link leaves its own within this many roundings:
  * the roundings of a rotation that keeps a link on its line, a twist about it. */
 #define STRAIGHT_ROUNDINGS 64
+/* Links whose squared lengths lie between these are tested: there slack² |link|² |before|²
+ * neither overflows nor falls below the smallest normal number. A chain with a link outside (in
+ * float shorter than 1e-6 or longer than 1e9) is left to the passes alone, as a bent one is. */
+#ifdef REACH_DOUBLE
+#define STRAIGHT_SQUARE_FLOOR   1e-140
+#define STRAIGHT_SQUARE_CEILING 1e140
+#else
+#define STRAIGHT_SQUARE_FLOOR   1e-12f
+#define STRAIGHT_SQUARE_CEILING 1e18f
+#endif
 /* Chords longer than 1 − SERIES_SHARE of the chain take α from the series alone (within 3e-7 of
  * it); shorter ones take Newton's steps from there. */
 #define SERIES_SHARE REACH_R(0.02)
@@ -61,20 +71,25 @@ static reach_real arc_half_angle(reach_real share) {
 
 /* Nonzero when every joint of the chain is straight, each link running on along the one before
  * (a link of no length leaves the one before it to compare with), to STRAIGHT_ROUNDINGS
- * roundings. Measured in the bones' own frames from their local transforms, so neither where the
- * chain sits in the world nor its length blurs it: link k lies in its parent's frame, and the
- * link before it is carried into that frame by the parent's local rotation undone. */
+ * roundings. Each link's direction is its local translation turned by its parent's world
+ * rotation, not a difference of joint positions: those round with the coordinates, so far from
+ * the origin or down a long chain they would blur the test. The test is of the sine between
+ * consecutive links, |link × before|² against slack² |link|² |before|², with no unit vectors: a
+ * square root and a division per link cost a sixth of the solve. */
 static int straight(const reach__ik *ik) {
     const reach_real slack = STRAIGHT_ROUNDINGS * REACH_REAL_EPSILON;
     const int *active = ik->active;
-    /* Unit vectors: the test is then of a sine, whatever the links' size. */
-    reach_vec3 before = reach__unit(ik->local[active[1]].translation, reach_vec3_zero());
-    for (int k = 2; k < ik->active_count; ++k) {
-        before = reach_quat_rotate(reach_quat_conjugate(ik->local[active[k - 1]].rotation), before);
-        reach_vec3 link = reach__unit(ik->local[active[k]].translation, reach_vec3_zero());
+    reach_vec3 before = reach_vec3_zero();
+    reach_real before2 = 0;
+    for (int k = 1; k < ik->active_count; ++k) {
+        reach_vec3 link = reach_quat_rotate(ik->rot[active[k - 1]], ik->local[active[k]].translation);
+        reach_real link2 = reach_vec3_dot(link, link);
+        if (link2 == 0) continue;
+        if (!(link2 > STRAIGHT_SQUARE_FLOOR && link2 < STRAIGHT_SQUARE_CEILING)) return 0;
         reach_vec3 off = reach_vec3_cross(link, before);
-        if (reach_vec3_dot(link, before) < 0 || reach_vec3_dot(off, off) > slack * slack) return 0;
-        if (reach_vec3_dot(link, link) > 0) before = link;
+        if (reach_vec3_dot(link, before) < 0 || reach_vec3_dot(off, off) > slack * slack * link2 * before2) return 0;
+        before = link;
+        before2 = link2;
     }
     return 1;
 }

@@ -224,7 +224,8 @@ static void links_of_no_length(void **state) {
 }
 
 /* Long straight chains, turned and twisted at random, far from the origin or at it: still one
- * iteration each, on the arc (the straight test reads the bones' own frames, not the world). */
+ * iteration each, on the arc (the straight test turns each link's offset by its parent's rotation,
+ * not a difference of world positions, which round with the coordinates). */
 static void long_chains_far_from_the_origin(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0xa2f);
@@ -255,7 +256,7 @@ static void long_chains_far_from_the_origin(void **state) {
 /* Where no arc is laid the passes start from the chain as it is and take the iterations they
  * took before the arc, often more than one, where from a straight rest every one of these targets
  * is reached in one. Returns the mean. */
-static double mean_iterations_without_the_arc(int kind) {
+static double mean_iterations_without_the_arc(int kind, reach_real unit) {
     test_rng rng = test_rng_make(0xa31 + (uint64_t)kind);
     reach_solver_settings settings = reach_solver_default_settings();
     long iterations = 0;
@@ -263,7 +264,7 @@ static double mean_iterations_without_the_arc(int kind) {
     for (int c = 0; c < cases; ++c) {
         int links = 4 + c % 12;
         rig r;
-        rig_straight_chain_equal(&r, links, 1);
+        rig_straight_chain_equal(&r, links, unit);
         reach_real angle = test_uniform(&rng, REACH_R(0.2), 3), share = test_uniform(&rng, REACH_R(0.3), REACH_R(0.9));
         reach_vec3 goal = reach_vec3_make(reach_sin(angle) * share * r.length, reach_cos(angle) * share * r.length, 0);
         reach_target target = reach_target_position(links, goal);
@@ -277,6 +278,8 @@ static double mean_iterations_without_the_arc(int kind) {
             /* Straight, but not the rest: the first bone twisted about its own link. */
             reach_pose_rest(&r.skeleton, pose);
             pose[1].rotation = reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), REACH_R(0.5));
+        } else if (kind == 3) {
+            reach_pose_rest(&r.skeleton, pose);
         } else {
             /* The frame after one whose target, twice the chain's length away across the target's
              * direction, left it straight. */
@@ -294,13 +297,56 @@ static double mean_iterations_without_the_arc(int kind) {
     return (double)iterations / cases;
 }
 
+/* Links whose squares the straight test cannot weigh without underflow or overflow (in float
+ * shorter than 1e-6 or longer than 1e9) leave the chain to the passes even when straight. */
+#ifdef REACH_DOUBLE
+#define SMALL_LINK     REACH_R(1e-60)
+#define VAST_LINK      REACH_R(1e60)
+#define TOO_SMALL_LINK REACH_R(1e-100)
+#else
+#define SMALL_LINK     REACH_R(1e-5)
+#define VAST_LINK      REACH_R(1e8)
+#define TOO_SMALL_LINK REACH_R(1e-12)
+#endif
+
 static void no_arc_but_from_a_straight_rest(void **state) {
     (void)state;
-    const char *what[] = {"a rest bent by 1e-3 rad", "a straight pose not the rest", "after a target out of reach"};
-    for (int kind = 0; kind < 3; ++kind) {
-        double mean = mean_iterations_without_the_arc(kind);
-        print_message("%s: %.2f iterations on average\n", what[kind], mean);
+    struct {
+        const char *what;
+        int kind;
+        reach_real unit;
+    } cases[] = {
+        {"a rest bent by 1e-3 rad", 0, 1},
+        {"a rest of small links bent by 1e-3 rad", 0, SMALL_LINK},
+        {"a rest of vast links bent by 1e-3 rad", 0, VAST_LINK},
+        {"a rest of links too small to test, bent by 1e-3 rad", 0, TOO_SMALL_LINK},
+        {"a rest of links too small to test, straight", 3, TOO_SMALL_LINK},
+        {"a straight pose not the rest", 1, 1},
+        {"after a target out of reach", 2, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        double mean = mean_iterations_without_the_arc(cases[c].kind, cases[c].unit);
+        print_message("%s: %.2f iterations on average\n", cases[c].what, mean);
         assert_true(mean > 1.2);
+    }
+}
+
+/* Straight chains of small and vast links, within the range the straight test weighs, take the
+ * arc: one iteration each. */
+static void small_and_vast_links(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0xa32);
+    reach_transform pose[RIG_MAX_BONES];
+    const reach_real units[] = {SMALL_LINK, VAST_LINK};
+    for (int c = 0; c < 200; ++c) {
+        rig r;
+        reach_real unit = units[c % 2];
+        random_straight_chain(&r, &rng, 4 + c % 20, REACH_R(0.5), unit, reach_vec3_scale(test_in_ball(&rng, 2), unit));
+        reach_vec3 goal = reach_vec3_mad(r.rest[0].translation, test_unit_vec3(&rng),
+                                         test_uniform(&rng, REACH_R(0.1), REACH_R(0.99)) * r.length);
+        reach_solve_result result = solve_from_rest(&r, goal, pose);
+        assert_true(result.reached);
+        assert_int_equal(result.iterations, 1);
     }
 }
 
@@ -327,6 +373,7 @@ int main(void) {
         cmocka_unit_test(links_of_no_length),
         cmocka_unit_test(long_chains_far_from_the_origin),
         cmocka_unit_test(no_arc_but_from_a_straight_rest),
+        cmocka_unit_test(small_and_vast_links),
         cmocka_unit_test(same_input_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
