@@ -24,9 +24,10 @@
 #define STRAIGHT_ROUNDINGS 64
 /* Links whose squared lengths lie between these are tested: there slack² |link|² |before|²
  * neither overflows nor falls below the smallest normal number. A chain with a link outside (in
- * float shorter than 1e-6 or longer than 1e9) is left to the passes alone, as a bent one is. */
+ * float shorter than 1e-6 or longer than 1e9, in double 1e-64 and 1e70) is left to the passes
+ * alone, as a bent one is. */
 #ifdef REACH_DOUBLE
-#define STRAIGHT_SQUARE_FLOOR   1e-140
+#define STRAIGHT_SQUARE_FLOOR   1e-128
 #define STRAIGHT_SQUARE_CEILING 1e140
 #else
 #define STRAIGHT_SQUARE_FLOOR   1e-12f

@@ -748,6 +748,57 @@ static void test_prismatic_joint_slides(void **state) {
     }
 }
 
+/* An arm on a rail far longer than itself: a slide along x over [0, rail] carrying two hinges
+ * about z with links of 0.5. The rows are scaled by the moving chain's length, rail included, so
+ * the arm's own columns are about its reach over the rail's length and the adaptive damping's
+ * floor, in scaled units, swamps them on a rail 10⁴ times the arm's reach.
+ * docs/jacobian.md names the remedies, proved here: a fixed damping in rig units, or SDLS, whose
+ * per-column step bounds do not depend on the scale. The adaptive DLS's share is only reported. */
+static void test_arm_on_a_long_rail(void **state) {
+    (void)state;
+    const reach_real rails[] = {10, REACH_R(1e3), REACH_R(1e4)};
+    test_rng rng = test_rng_make(0x4a11);
+    for (size_t i = 0; i < sizeof rails / sizeof rails[0]; ++i) {
+        test_rig r;
+        for (int b = 0; b < 5; ++b) {
+            r.parents[b] = b - 1;
+            r.rest[b] = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, b >= 2 ? REACH_R(0.5) : 0, 0));
+        }
+        r.joints[0] = reach_joint_fixed();
+        r.joints[1] = reach_joint_prismatic(reach_vec3_make(1, 0, 0), 0, rails[i]);
+        r.joints[2] = reach_joint_hinge(reach_vec3_make(0, 0, 1), -3, 3);
+        r.joints[3] = reach_joint_hinge(reach_vec3_make(0, 0, 1), -3, 3);
+        r.joints[4] = reach_joint_fixed();
+        rig_finish(&r, 5);
+        int reached_fixed = 0, reached_sdls = 0, reached_adaptive = 0;
+        const int cases = 100;
+        for (int k = 0; k < cases; ++k) {
+            reach_real along = test_uniform(&rng, 1, rails[i] - 1),
+                       radius = test_uniform(&rng, REACH_R(0.3), REACH_R(0.9));
+            reach_real angle = test_uniform(&rng, REACH_R(0.2), REACH_R(2.9));
+            reach_target target = reach_target_position(
+                4, reach_vec3_make(along + radius * reach_cos(angle), radius * reach_sin(angle), 0));
+            reach_solver_settings fixed = method_settings(REACH_JACOBIAN_DLS), adaptive = fixed;
+            reach_solver_settings sdls = method_settings(REACH_JACOBIAN_SDLS);
+            fixed.damping = REACH_R(0.01);
+            fixed.tolerance = sdls.tolerance = adaptive.tolerance = REACH_R(1e-4);
+            int *counts[] = {&reached_fixed, &reached_sdls, &reached_adaptive};
+            const reach_solver_settings *settings[] = {&fixed, &sdls, &adaptive};
+            for (int m = 0; m < 3; ++m) {
+                reach_transform pose[5];
+                reach_pose_rest(&r.skeleton, pose);
+                reach_solve_result result;
+                assert_int_equal(solve(&r.skeleton, &target, 1, settings[m], pose, &result), REACH_OK);
+                *counts[m] += result.reached;
+            }
+        }
+        print_message("rail %g: reached to 1e-4 of %d, fixed damping 0.01 %d, SDLS %d, adaptive DLS %d\n",
+                      (double)rails[i], cases, reached_fixed, reached_sdls, reached_adaptive);
+        assert_int_equal(reached_fixed, cases);
+        assert_int_equal(reached_sdls, cases);
+    }
+}
+
 /* Two arms from one root, two targets from a random pose of the tree: both reached. */
 static void test_tree_of_effectors(void **state) {
     (void)state;
@@ -853,6 +904,7 @@ int main(void) {
         cmocka_unit_test(test_null_space_relaxes_toward_rest),
         cmocka_unit_test(test_null_space_with_fixed_damping_costs_no_reach),
         cmocka_unit_test(test_prismatic_joint_slides),
+        cmocka_unit_test(test_arm_on_a_long_rail),
         cmocka_unit_test(test_tree_of_effectors),
         cmocka_unit_test(test_meeting_tips_close_the_loop),
         cmocka_unit_test(test_method_names),
