@@ -136,6 +136,21 @@ static reach_solve_result solve_from_rest(const rig *r, reach_vec3 goal, reach_t
     return result;
 }
 
+/* A target in a random direction from the root, from a tenth of the chain's length to a hair
+ * inside its reach. */
+static reach_vec3 goal_within_reach(const rig *r, test_rng *rng) {
+    reach_vec3 direction = test_unit_vec3(rng);
+    return reach_vec3_mad(r->rest[0].translation, direction,
+                          test_uniform(rng, REACH_R(0.1), REACH_R(0.99)) * r->length);
+}
+
+/* Solves r from its rest toward a goal within reach: reached in one iteration, on the arc. */
+static void reaches_in_one_iteration(const rig *r, test_rng *rng, reach_transform *pose) {
+    reach_solve_result result = solve_from_rest(r, goal_within_reach(r, rng), pose);
+    assert_true(result.reached);
+    assert_int_equal(result.iterations, 1);
+}
+
 /* Straight chains of 4 to 43 links from 0.5 to 1.5 times a scale, lines and targets in every
  * direction, targets from just outside the inner reach to a hair inside the outer one. */
 static void straight_chains_reach_in_one_iteration_along_the_arc(void **state) {
@@ -253,7 +268,7 @@ static void long_chains_far_from_the_origin(void **state) {
     }
 }
 
-/* How a chain starts in mean_iterations_without_the_arc: the rest bent at one joint (about x,
+/* How a chain starts in share_without_the_arc: the rest bent at one joint (about x,
  * out of the targets' plane; π folds it back on itself), the rest straight, a straight pose not
  * the rest (the first bone twisted about its own link), or the frame after one whose target,
  * twice the chain's length away across the target's direction, left it straight. */
@@ -393,11 +408,7 @@ static void straight_within_the_slack(void **state) {
             reach_quat bend = reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), STRAIGHT_SLACK / 2);
             r.rest[joint].rotation = reach_quat_mul(r.rest[joint].rotation, bend);
         }
-        reach_vec3 goal = reach_vec3_mad(r.rest[0].translation, test_unit_vec3(&rng),
-                                         test_uniform(&rng, REACH_R(0.1), REACH_R(0.99)) * r.length);
-        reach_solve_result result = solve_from_rest(&r, goal, pose);
-        assert_true(result.reached);
-        assert_int_equal(result.iterations, 1);
+        reaches_in_one_iteration(&r, &rng, pose);
     }
 }
 
@@ -412,11 +423,7 @@ static void small_and_vast_links(void **state) {
         rig r;
         reach_real unit = units[c % 2];
         random_straight_chain(&r, &rng, 4 + c % 20, REACH_R(0.5), unit, reach_vec3_scale(test_in_ball(&rng, 2), unit));
-        reach_vec3 goal = reach_vec3_mad(r.rest[0].translation, test_unit_vec3(&rng),
-                                         test_uniform(&rng, REACH_R(0.1), REACH_R(0.99)) * r.length);
-        reach_solve_result result = solve_from_rest(&r, goal, pose);
-        assert_true(result.reached);
-        assert_int_equal(result.iterations, 1);
+        reaches_in_one_iteration(&r, &rng, pose);
     }
 }
 
@@ -427,8 +434,7 @@ static void same_input_same_bits(void **state) {
     for (int c = 0; c < 200; ++c) {
         rig r;
         random_straight_chain(&r, &rng, 4 + c % 20, REACH_R(0.5), 1, test_in_ball(&rng, 2));
-        reach_vec3 goal = reach_vec3_mad(r.rest[0].translation, test_unit_vec3(&rng),
-                                         test_uniform(&rng, REACH_R(0.1), REACH_R(0.99)) * r.length);
+        reach_vec3 goal = goal_within_reach(&r, &rng);
         reach_transform first[RIG_MAX_BONES], second[RIG_MAX_BONES];
         reach_solve_result a = solve_from_rest(&r, goal, first), b = solve_from_rest(&r, goal, second);
         assert_true(rig_same_result(&a, &b));
