@@ -1,6 +1,8 @@
 /* CCD: cyclic coordinate descent, tip to root, with joint limits applied at every step. See
  * include/reach/ccd.h for the method. */
-#include "fabrik_internal.h"
+#include "geometry.h"
+#include "ik_methods.h"
+#include "rotation_fit.h"
 #include "reach/ccd.h"
 
 /* ---- what a joint sees ------------------------------------------------------------------ */
@@ -14,7 +16,7 @@ static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visi
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
         int below = reach__is_ancestor(ik->skeleton, i, t->bone);
-        reach_vec3 from = reach_vec3_sub(ik->effector[j], origin);
+        reach_vec3 from = reach_vec3_sub(ik->ccd.effector[j], origin);
         if (t->kind == REACH_TARGET_POSITION) {
             if (!below) continue;
             reach_vec3 to = reach_vec3_sub(t->position, origin);
@@ -24,8 +26,10 @@ static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visi
             if (!t->use_orientation) continue;
             if (i != t->bone && reach_skeleton_joint(ik->skeleton, t->bone).type == REACH_JOINT_BALL) continue;
             for (int a = 0; a < 3; ++a) {
-                reach_vec3 from_axis = reach_vec3_mad(from, reach_quat_rotate(ik->effector_rot[j], axes[a]), ik->lever);
-                reach_vec3 to_axis = reach_vec3_mad(to, reach_quat_rotate(ik->goal_rot[t->bone], axes[a]), ik->lever);
+                reach_vec3 from_axis =
+                    reach_vec3_mad(from, reach_quat_rotate(ik->ccd.effector_rot[j], axes[a]), ik->ccd.lever);
+                reach_vec3 to_axis =
+                    reach_vec3_mad(to, reach_quat_rotate(ik->goal_rot[t->bone], axes[a]), ik->ccd.lever);
                 visit(context, from_axis, to_axis, t->weight, 1);
             }
             continue;
@@ -33,7 +37,7 @@ static void visit_pairs(const reach__ik *ik, int i, reach_vec3 origin, pair_visi
         /* A meeting pair: each side moves toward the other; a joint above both moves them
          * together and cannot close the gap. */
         int partner_below = reach__is_ancestor(ik->skeleton, i, t->meet_bone);
-        reach_vec3 other = reach_vec3_sub(ik->partner[j], origin);
+        reach_vec3 other = reach_vec3_sub(ik->ccd.partner[j], origin);
         if (ik->meet_anchored[j]) {
             /* Both ends go where the meeting point is held. */
             reach_vec3 goal = reach_vec3_sub(ik->goal[j], origin);
@@ -53,14 +57,14 @@ static void move_below(reach__ik *ik, int i, reach_vec3 origin, reach_quat turn,
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
         if (reach__is_ancestor(ik->skeleton, i, t->bone)) {
-            ik->effector[j] = reach_vec3_add(
-                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->effector[j], origin))), shift);
+            ik->ccd.effector[j] = reach_vec3_add(
+                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->ccd.effector[j], origin))), shift);
             if (t->kind == REACH_TARGET_POSITION && t->use_orientation)
-                ik->effector_rot[j] = reach__quat_unit(reach_quat_mul(turn, ik->effector_rot[j]));
+                ik->ccd.effector_rot[j] = reach__quat_unit(reach_quat_mul(turn, ik->ccd.effector_rot[j]));
         }
         if (t->kind == REACH_TARGET_MEET && reach__is_ancestor(ik->skeleton, i, t->meet_bone))
-            ik->partner[j] = reach_vec3_add(
-                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->partner[j], origin))), shift);
+            ik->ccd.partner[j] = reach_vec3_add(
+                reach_vec3_add(origin, reach_quat_rotate(turn, reach_vec3_sub(ik->ccd.partner[j], origin))), shift);
     }
 }
 
@@ -153,10 +157,10 @@ static int closing_turn(const reach__ik *ik, int i, reach_vec3 origin, reach_qua
     if (!closing_applies(ik, i)) return 0;
     const reach_target *t = &ik->targets[0];
     reach_vec3 root = ik->pos[ik->root];
-    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->effector[0], origin);
+    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->ccd.effector[0], origin);
     reach_real la = reach_vec3_length(a), lu = reach_vec3_length(u), d = reach_vec3_distance(t->position, root);
     if (!(la > 0) || !(lu > 0)) return 0;
-    reach_real cosine = (d * d - la * la - lu * lu) / (2 * la * lu);
+    reach_real cosine = reach__triangle_cosine(d, la, lu);
     if (cosine < -1 || cosine > 1) return 0;
     reach_vec3 axis = reach_vec3_scale(a, 1 / la), from = reach_vec3_scale(u, 1 / lu);
     reach_vec3 across = reach_vec3_normalize_safe(reach_vec3_reject(from, axis), reach_vec3_any_perpendicular(axis));
@@ -178,7 +182,7 @@ static int closing_hinge_turn(const reach__ik *ik, int i, reach_vec3 origin, rea
                               reach_real angle, reach_real *turn) {
     if (!closing_applies(ik, i)) return 0;
     reach_vec3 root = ik->pos[ik->root];
-    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->effector[0], origin);
+    reach_vec3 a = reach_vec3_sub(origin, root), u = reach_vec3_sub(ik->ccd.effector[0], origin);
     reach_vec3 u_across = reach_vec3_reject(u, h), u_along = reach_vec3_sub(u, u_across);
     reach_real d = reach_vec3_distance(ik->targets[0].position, root);
     reach_real A = reach_vec3_dot(a, u_across), B = reach_vec3_dot(a, reach_vec3_cross(h, u_across));
@@ -189,12 +193,11 @@ static int closing_hinge_turn(const reach__ik *ik, int i, reach_vec3 origin, rea
     reach_real best = 0, best_excess = 0;
     for (int k = 0; k < 2; ++k) {
         reach_real candidate = psi + (k == 0 ? spread : -spread);
-        candidate -= 2 * REACH_PI * reach_floor((candidate + REACH_PI) / (2 * REACH_PI));
+        candidate = reach__wrap_angle(candidate);
         int clamped;
         reach_real allowed = reach__angle_clamp(angle + candidate, joint->min, joint->max, &clamped);
         reach_real excess = reach_fabs(allowed - (angle + candidate));
-        excess -= 2 * REACH_PI * reach_floor(excess / (2 * REACH_PI));
-        excess = clamped ? reach_min(excess, 2 * REACH_PI - excess) : 0;
+        excess = clamped ? reach__circle_distance(excess) : 0;
         if (k == 0 || excess < best_excess || (excess == best_excess && reach_fabs(candidate) < reach_fabs(best))) {
             best = candidate;
             best_excess = excess;
@@ -229,7 +232,7 @@ static int turn_free(const reach__ik *ik, int i, reach_vec3 origin, const reach_
     } else if (f.pairs > 1) {
         turn = reach__fit_solve(&f.fit, reach_quat_identity());
     }
-    turn = cap_rotation(turn, ik->max_step);
+    turn = cap_rotation(turn, ik->ccd.max_step);
     reach_quat wanted = reach_quat_mul(reach_quat_conjugate(parent_rot), reach_quat_mul(turn, ik->rot[i]));
     /* A ball joint allows every rotation: nothing to project. */
     if (joint->type == REACH_JOINT_BALL) {
@@ -254,7 +257,7 @@ static int turn_hinge(const reach__ik *ik, int i, reach_vec3 origin, const reach
     reach_real step = (h.sine != 0 || h.cosine != 0) ? reach_atan2(h.sine, h.cosine) : 0;
     reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), ik->local[i].rotation);
     closing_hinge_turn(ik, i, origin, h.axis, joint, reach_quat_twist_angle(delta, axis), &step);
-    if (ik->max_step > 0) step = reach_clamp(step, -ik->max_step, ik->max_step);
+    if (ik->ccd.max_step > 0) step = reach_clamp(step, -ik->ccd.max_step, ik->ccd.max_step);
     int clamped;
     reach_real angle = reach__angle_clamp(reach_quat_twist_angle(delta, axis) + step, joint->min, joint->max, &clamped);
     *local = reach_quat_normalize_safe(reach_quat_mul(rest, reach_quat_from_axis_angle(axis, angle)));
@@ -294,7 +297,7 @@ static int step(reach__ik *ik, int i) {
     case REACH_JOINT_CONE: clamped = turn_free(ik, i, origin, &joint, parent_rot, &local, &turned); break;
     case REACH_JOINT_HINGE: clamped = turn_hinge(ik, i, origin, &joint, parent_rot, &local); break;
     case REACH_JOINT_PRISMATIC:
-        if (ik->slides_prismatic) clamped = slide(ik, i, &joint, parent_rot, &shift);
+        if (ik->ccd.slides_prismatic) clamped = slide(ik, i, &joint, parent_rot, &shift);
         /* fall through */
     case REACH_JOINT_FIXED: local = sk->rest[i].rotation; break;
     }
@@ -315,70 +318,13 @@ static int step(reach__ik *ik, int i) {
 static void track_effectors(reach__ik *ik) {
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
-        ik->effector[j] = ik->pos[t->bone];
-        ik->effector_rot[j] = ik->rot[t->bone];
-        ik->partner[j] = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : ik->effector[j];
+        ik->ccd.effector[j] = ik->pos[t->bone];
+        ik->ccd.effector_rot[j] = ik->rot[t->bone];
+        ik->ccd.partner[j] = t->kind == REACH_TARGET_MEET ? ik->pos[t->meet_bone] : ik->ccd.effector[j];
     }
-}
-
-/* A lone target this share of the chain's length or more from the root (and within reach) is
- * near the edge of the reach, where sweeps crawl: each turn moves the end across the chain, and
- * straightening it is a second-order move. */
-#define NEAR_EDGE_RATIO REACH_R(0.9)
-/* On a chain of cones the hand-off waits until this many sweeps in a row have not halved the
- * error: sweeps that close in on their own, if slowly, are left to it (a hand-off's pose can lie
- * in another valley of the limits than the one the sweeps were closing in on). */
-#define CONE_CRAWL_SWEEPS 16
-
-static int near_the_edge(const reach__ik *ik) {
-    reach_real distance = reach_vec3_distance(ik->targets[0].position, ik->pos[ik->root]);
-    return distance >= NEAR_EDGE_RATIO * ik->chain_length && distance <= ik->chain_length + ik->tolerance;
-}
-
-/* Not after a kick: from the bent pose FABRIK's iterations would be judged against a pose
- * worse than the sweeps had found, and could end further than the solve started. */
-int reach__ccd_may_hand_off(const reach__ik *ik) {
-    return ik->ccd_hands_off && ik->ccd_guarded && !ik->handing_off && !ik->kicked && near_the_edge(ik);
-}
-
-/* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it reaches or at
- * least halves the error; otherwise the pose goes back and sweeps take over for good. Within
- * cones FABRIK's passes can drift where the limits bend them, so unguarded they could raise the
- * error, and they too can crawl: then the sweeps, which the hand-off was to outpace, get the
- * budget back. Returns whether the iteration was kept. */
-static int guarded_fabrik_iteration(reach__ik *ik, int *limited) {
-    reach_real before = reach__ik_weighted_error(ik);
-    reach__ik_keep_rotations(ik);
-    *limited = reach__fabrik_iterate(ik);
-    reach__ik_sync_rotations(ik);
-    reach_real residual, angle_residual, after;
-    if (reach__ik_assess(ik, &residual, &angle_residual, &after) || after <= REACH_R(0.5) * before) return 1;
-    reach__ik_restore_rotations(ik);
-    ik->ccd_hands_off = 0;
-    ik->handing_off = 0;
-    return 0;
 }
 
 int reach__ccd_sweep(reach__ik *ik) {
-    /* On a chain of free joints sweeps never lay the chain straight toward a target out of its
-     * reach, and near the edge of the reach they crawl (a few per cent of the chain's length
-     * short after 64 sweeps). There FABRIK's iteration does: straight toward the target, or the
-     * bridge from the root. Not with an end that slides (FABRIK keeps the link lengths of the
-     * start), not under a cap on the steps (FABRIK's iteration knows none; and a capped solve
-     * crawls by design), and not as FABRIK's own polish (which hands over to sweeps because
-     * FABRIK's iterations did not do). On chains of cones it takes over only near the edge of
-     * the reach, after CONE_CRAWL_SWEEPS crawling sweeps (or, as the driver's remedy, when the
-     * sweeps stall where it has no kick to try; never after a kick), and only while each of its
-     * iterations reaches or halves the error: elsewhere (mid-reach, or out of reach where a
-     * curled chain lies) its iterations can lead the chain where sweeps do better. */
-    if (ik->ccd_hands_off && !ik->ccd_guarded &&
-        (reach__ik_target_out_of_reach(ik) || (reach__ik_crawling(ik) && ik->lone_chain)))
-        return reach__fabrik_iterate(ik);
-    if (ik->handing_off || (ik->slow_iterations >= CONE_CRAWL_SWEEPS && reach__ccd_may_hand_off(ik))) {
-        ik->handing_off = 1;
-        int limited = 0;
-        if (guarded_fabrik_iteration(ik, &limited)) return limited;
-    }
     /* A FABRIK iteration on a free chain may have moved the positions alone. */
     reach__ik_sync_rotations(ik);
     int limited = 0;
@@ -403,6 +349,6 @@ size_t reach_ccd_scratch_size(const reach_skeleton *skeleton, int target_count) 
 reach_status reach_ccd_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                              size_t scratch_size, reach_solve_result *result) {
-    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result,
-                           reach__ccd_sweep, NULL, 0);
+    return reach__ik_solve(&reach__ccd_method, skeleton, targets, target_count, settings, pose, scratch, scratch_size,
+                           result);
 }

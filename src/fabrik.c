@@ -1,24 +1,20 @@
 /* FABRIK on a skeleton: chains, trees of effectors and closed loops, with joint limits inside
  * both passes. See include/reach/fabrik.h for the method. */
 #include "fabrik_internal.h"
+#include "ik_methods.h"
 #include "reach/fabrik.h"
-
-/* A gap this fraction beyond two bones' length still lays them straight toward it. */
-#define REACH__STRAIGHT_SLACK REACH_R(1e-3)
-
-static int child_count(const reach__ik *ik, int bone) { return ik->child_start[bone + 1] - ik->child_start[bone]; }
 
 /* ---- the backward pass ------------------------------------------------------------------ */
 
 static void add_proposal(reach__ik *ik, int bone, reach_vec3 position, reach_real weight) {
-    ik->sum_pos[bone] = reach_vec3_mad(ik->sum_pos[bone], position, weight);
-    ik->sum_weight[bone] += weight;
+    ik->fabrik.sum_pos[bone] = reach_vec3_mad(ik->fabrik.sum_pos[bone], position, weight);
+    ik->fabrik.sum_weight[bone] += weight;
 }
 
 static void add_rotation(reach__ik *ik, int bone, reach_quat rotation, reach_real weight) {
     /* q and -q are one rotation: sum on the side of the bone's current rotation. */
     if (reach_quat_dot(rotation, ik->rot[bone]) < 0) rotation = reach_quat_neg(rotation);
-    reach_quat *s = &ik->sum_rot[bone];
+    reach_quat *s = &ik->fabrik.sum_rot[bone];
     *s = reach_quat_make(s->x + rotation.x * weight, s->y + rotation.y * weight, s->z + rotation.z * weight,
                          s->w + rotation.w * weight);
 }
@@ -49,9 +45,9 @@ static void propose_parent(reach__ik *ik, int b, reach_vec3 p, reach_quat rot_b)
 static void backward(reach__ik *ik) {
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        ik->sum_pos[b] = reach_vec3_zero();
-        ik->sum_rot[b] = reach_quat_make(0, 0, 0, 0);
-        ik->sum_weight[b] = 0;
+        ik->fabrik.sum_pos[b] = reach_vec3_zero();
+        ik->fabrik.sum_rot[b] = reach_quat_make(0, 0, 0, 0);
+        ik->fabrik.sum_weight[b] = 0;
     }
     for (int j = 0; j < ik->target_count; ++j) {
         const reach_target *t = &ik->targets[j];
@@ -61,8 +57,11 @@ static void backward(reach__ik *ik) {
     /* Tips inward: by the time a bone is reached, every branch below it has proposed. */
     for (int k = ik->active_count - 1; k >= 0; --k) {
         int b = ik->active[k];
-        reach_vec3 p = ik->sum_weight[b] > 0 ? reach_vec3_scale(ik->sum_pos[b], 1 / ik->sum_weight[b]) : ik->pos[b];
-        reach_quat rot_b = child_count(ik, b) > 0 ? reach_quat_normalize_safe(ik->sum_rot[b]) : ik->goal_rot[b];
+        reach_vec3 p = ik->fabrik.sum_weight[b] > 0
+                           ? reach_vec3_scale(ik->fabrik.sum_pos[b], 1 / ik->fabrik.sum_weight[b])
+                           : ik->pos[b];
+        reach_quat rot_b =
+            reach__ik_child_count(ik, b) > 0 ? reach_quat_normalize_safe(ik->fabrik.sum_rot[b]) : ik->goal_rot[b];
         if (b != ik->root) propose_parent(ik, b, p, rot_b);
         ik->pos[b] = p;
         ik->rot[b] = rot_b;
@@ -83,8 +82,8 @@ static reach_vec3 two_bone_point(reach_vec3 a, reach_vec3 e, reach_vec3 hint, re
     reach_vec3 u = reach_vec3_scale(ae, 1 / d);
     /* Just out of the two bones' span (a linkage at a dead centre, or rounding): straight. */
     if (d >= la + lb) return d <= (la + lb) * (1 + REACH__STRAIGHT_SLACK) ? reach_vec3_mad(a, u, la) : hint;
-    reach_real x = (d * d + la * la - lb * lb) / (2 * d);
-    reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
+    reach_real x, h;
+    reach__triangle_apex(d * d, d, la, lb, &x, &h);
     reach_vec3 across = reach_vec3_normalize_safe(reach_vec3_reject(side, u), reach_vec3_zero());
     if (reach_vec3_length_sq(across) == 0)
         across =
@@ -98,8 +97,7 @@ static reach_real hinge_excess(const reach_joint *joint, reach_real angle) {
     reach_real allowed = reach__angle_clamp(angle, joint->min, joint->max, &clamped);
     if (!clamped) return 0;
     reach_real gap = reach_fabs(angle - allowed);
-    gap -= 2 * REACH_PI * reach_floor(gap / (2 * REACH_PI));
-    return reach_min(gap, 2 * REACH_PI - gap);
+    return reach__circle_distance(gap);
 }
 
 /* The side of the a→e line a hinged middle joint c should bend toward, as a world vector across
@@ -123,7 +121,7 @@ static reach_vec3 hinge_side(const reach__ik *ik, int c, int g, reach_vec3 a, re
     reach_vec3 ae = reach_vec3_sub(e, a);
     reach_real d = reach_vec3_length(ae);
     if (!(d > 0) || !(la > 0) || !(lb > 0)) return reach_vec3_zero();
-    reach_real bend = reach_acos(reach_clamp((d * d - la * la - lb * lb) / (2 * la * lb), -1, 1));
+    reach_real bend = reach_acos(reach_clamp(reach__triangle_cosine(d, la, lb), -1, 1));
     reach_vec3 n = reach_quat_rotate(ik->rot[c], axis);
     reach_vec3 positive = reach_vec3_normalize_safe(reach_vec3_neg(reach_vec3_cross(n, ae)), reach_vec3_zero());
     if (reach_vec3_length_sq(positive) == 0) return reach_vec3_zero();
@@ -144,7 +142,7 @@ static reach_vec3 hinge_side(const reach__ik *ik, int c, int g, reach_vec3 a, re
  * iteration reaches whenever the first two bones can span the gap (the analytic two-bone step
  * inside FABRIK). A hinge at c picks the side of the line it can bend to (hinge_side). */
 static reach_vec3 aim_point(const reach__ik *ik, int c, reach_vec3 p) {
-    if (child_count(ik, c) != 1) return ik->pos[c];
+    if (reach__ik_child_count(ik, c) != 1) return ik->pos[c];
     int g = ik->children[ik->child_start[c]];
     /* A joint that a target of its own holds goes to the crossing nearer that target. */
     reach_vec3 hint = reach__ik_held_or_current(ik, c);
@@ -160,7 +158,7 @@ static int place_bone(const reach__ik *ik, int b, reach_quat parent_rot, reach_v
     const reach_skeleton *sk = ik->skeleton;
     reach_joint joint = reach_skeleton_joint(sk, b);
     reach_quat rest = sk->rest[b].rotation;
-    int first = ik->child_start[b], count = child_count(ik, b);
+    int first = ik->child_start[b], count = reach__ik_child_count(ik, b);
     if (count == 1) {
         int c = ik->children[first];
         reach_quat current = reach_quat_mul(reach_quat_conjugate(parent_rot), ik->rot[b]);
@@ -201,16 +199,12 @@ static int forward(reach__ik *ik, const reach_vec3 *aim_all) {
 }
 
 /* The target of a lone position target when the chain to it is too short to get there, else
- * NULL. Seed 002's shortcut: such a chain ends straight toward the target, and every bone
- * aiming at the target from its own joint lays it so at once (as nearly as the limits allow),
- * where the passes would only approach it. */
+ * NULL. Such a chain ends straight toward the target, and every bone aiming at the target from
+ * its own joint lays it so at once (as nearly as the limits allow), where the passes would only
+ * approach it. */
 static const reach_vec3 *out_of_reach(const reach__ik *ik) {
-    if (ik->target_count != 1 || ik->targets[0].kind != REACH_TARGET_POSITION) return NULL;
-    const reach_target *t = &ik->targets[0];
-    return reach_vec3_distance(t->position, ik->pos[ik->root]) >= ik->chain_length ? &t->position : NULL;
+    return reach__ik_target_out_of_reach(ik) ? &ik->targets[0].position : NULL;
 }
-
-int reach__ik_target_out_of_reach(const reach__ik *ik) { return out_of_reach(ik) != NULL; }
 
 /* Where the root's joint sits: the backward pass moves its entry in ik->pos, not the joint. */
 static reach_vec3 root_joint(const reach__ik *ik) {
@@ -229,14 +223,14 @@ int reach__fabrik_iterate(reach__ik *ik) {
          * places instead (kept in buffers the passes do not use between iterations). */
         for (int k = 0; k < ik->active_count; ++k) {
             ik->link_before[ik->active[k]] = ik->pos[ik->active[k]];
-            ik->sum_rot[ik->active[k]] = ik->rot[ik->active[k]];
+            ik->fabrik.sum_rot[ik->active[k]] = ik->rot[ik->active[k]];
         }
         if (reach__ik_root_bridge(ik, root_joint(ik))) {
             int limited = forward(ik, NULL);
             if (reach__ik_target_distance(ik, 0) <= ik->tolerance) return limited;
             for (int k = 0; k < ik->active_count; ++k) {
                 ik->pos[ik->active[k]] = ik->link_before[ik->active[k]];
-                ik->rot[ik->active[k]] = ik->sum_rot[ik->active[k]];
+                ik->rot[ik->active[k]] = ik->fabrik.sum_rot[ik->active[k]];
             }
         }
     }
@@ -250,6 +244,6 @@ size_t reach_fabrik_scratch_size(const reach_skeleton *skeleton, int target_coun
 reach_status reach_fabrik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                                 const reach_solver_settings *settings, reach_transform *pose, void *scratch,
                                 size_t scratch_size, reach_solve_result *result) {
-    return reach__ik_solve(skeleton, targets, target_count, settings, pose, scratch, scratch_size, result,
-                           reach__fabrik_iterate, reach__ccd_sweep, 1);
+    return reach__ik_solve(&reach__fabrik_method, skeleton, targets, target_count, settings, pose, scratch,
+                           scratch_size, result);
 }

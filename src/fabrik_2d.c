@@ -1,6 +1,7 @@
 /* FABRIK in 2-D on plain arrays of points, with angle limits relative to the parent bone
- * (seed 002's form). Everything is checked first; the joints are written only after. */
+ * (each bone's turn from its parent's direction). Everything is checked first; the joints are written only after. */
 #include "fabrik_internal.h"
+#include "settings_internal.h"
 #include "reach/fabrik.h"
 
 /* ---- angles between directions ---------------------------------------------------------- */
@@ -100,8 +101,8 @@ static reach_vec2 two_bone_point_2d(reach_vec2 a, reach_vec2 e, reach_vec2 hint,
     reach_real d = reach_vec2_length(ae);
     if (!(d > 0) || d > la + lb || d < reach_fabs(la - lb)) return hint;
     reach_vec2 u = reach_vec2_scale(ae, 1 / d);
-    reach_real x = (d * d + la * la - lb * lb) / (2 * d);
-    reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
+    reach_real x, h;
+    reach__triangle_apex(d * d, d, la, lb, &x, &h);
     reach_real side = reach_vec2_cross(u, reach_vec2_sub(hint, a)) < 0 ? -1 : 1;
     return reach_vec2_add(reach_vec2_add(a, reach_vec2_scale(u, x)), reach_vec2_scale(reach_vec2_perp(u), side * h));
 }
@@ -149,7 +150,7 @@ static reach_real closing_turn_2d(const reach_fabrik_2d_chain *chain, int i, rea
     reach_vec2 a = reach_vec2_sub(j[i], j[0]), u = reach_vec2_sub(j[chain->bone_count], j[i]);
     reach_real la = reach_vec2_length(a), lu = reach_vec2_length(u), d = reach_vec2_distance(target, j[0]);
     if (!(la > 0) || !(lu > 0)) return fallback;
-    reach_real cosine = reach_clamp((d * d - la * la - lu * lu) / (2 * la * lu), -1, 1);
+    reach_real cosine = reach_clamp(reach__triangle_cosine(d, la, lu), -1, 1);
     reach_real now = turn_between(reach_vec2_scale(a, 1 / la), reach_vec2_scale(u, 1 / lu));
     reach_real wanted = reach_acos(cosine);
     wanted = now < 0 ? -wanted : wanted;
@@ -304,7 +305,9 @@ static void run_2d(const reach_fabrik_2d_chain *chain, reach_vec2 *root, reach_v
 reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
                                    const reach_solver_settings *settings, reach_solve_result *result) {
     REACH_CHECK_ARG(chain);
-    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
+    reach_solver_settings s;
+    reach_status settings_status = reach__solver_settings_resolve(settings, &s);
+    if (settings_status != REACH_OK) return settings_status;
     reach_status st = check_chain(chain, target);
     if (st != REACH_OK) return st;
     if ((st = check_settings_2d(&s)) != REACH_OK) return st;
@@ -315,7 +318,7 @@ reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec
         total += chain->lengths[i];
     reach_vec2 root = chain->joints[0];
     extent = reach_max(extent, reach_max(reach_fabs(root.x), reach_fabs(root.y)) + total);
-    reach_real tolerance = s.tolerance > 0 ? s.tolerance : REACH__DEFAULT_TOLERANCE_RATIO * total;
+    reach_real tolerance = s.tolerance > 0 ? s.tolerance : REACH_DEFAULT_TOLERANCE_RATIO * total;
     tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent);
 
     reach_solve_result r = {0, 0, 0, 0, 0};

@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "batch_slice.h"
+#include "geometry.h"
 #include "internal.h"
+#include "robust.h"
+#include "solve_constants.h"
 #include "reach/fabrik_batch.h"
 
 /* No fused multiply-add anywhere in this file: every kernel must round as the scalar one does,
@@ -30,13 +33,13 @@
 #ifdef REACH_DOUBLE
 typedef long long fb_lane_int;
 #define FB_LARGEST    DBL_MAX
-#define FB_LIMIT      1e150 /* the single-chain solver's coordinate limit */
+#define FB_LIMIT      REACH__COORDINATE_LIMIT /* the single-chain solver's */
 #define FB_MIN_LENGTH 1e-140
 #define FB_MIN_SQUARE 0x1p-900
 #else
 typedef int fb_lane_int;
 #define FB_LARGEST    FLT_MAX
-#define FB_LIMIT      1e18f
+#define FB_LIMIT      REACH__COORDINATE_LIMIT
 #define FB_MIN_LENGTH 1e-12f
 #define FB_MIN_SQUARE 0x1p-100f
 #endif
@@ -46,21 +49,21 @@ typedef int fb_lane_int;
 /* As reach_fabrik_solve: the default tolerance per chain length, its floor per coordinate, the
  * change in error (per tolerance) below which an iteration has stalled, and the rounding noise
  * of an error (per error) that does not count as a change either. */
-#define FB_DEFAULT_TOLERANCE_RATIO REACH_R(1e-4)
-#define FB_TOLERANCE_FLOOR         (16 * REACH_REAL_EPSILON)
-#define FB_STALL_RATIO             REACH_R(1e-3)
+#define FB_DEFAULT_TOLERANCE_RATIO REACH_DEFAULT_TOLERANCE_RATIO
+#define FB_TOLERANCE_FLOOR         REACH__TOLERANCE_FLOOR
+#define FB_STALL_RATIO             REACH__STALL_RATIO
 #define FB_NOISE_RATIO             (32 * REACH_REAL_EPSILON)
 /* A gap this little beyond two bones' length still lays them straight toward it. */
-#define FB_STRAIGHT_SLACK (1 + REACH_R(1e-3))
+#define FB_STRAIGHT_SLACK (1 + REACH__STRAIGHT_SLACK)
 /* A hint nearer the line than this share of its distance counts as on it. */
 #define FB_LINE_RATIO_SQUARED ((64 * REACH_REAL_EPSILON) * (64 * REACH_REAL_EPSILON))
 /* A warm bone within this share of its length keeps its place. */
 #define FB_SETTLED_SLACK (64 * REACH_REAL_EPSILON)
 /* A stalled chain is bent at most this often, by this much in all over its bones, and no bone
  * by more than the cap (reach_fabrik_solve's values). */
-#define FB_MAX_KICKS           2
-#define FB_KICK_TOTAL_ANGLE    REACH_R(1.5)
-#define FB_KICK_MAX_BONE_ANGLE REACH_R(0.3)
+#define FB_MAX_KICKS           REACH__MAX_KICKS
+#define FB_KICK_TOTAL_ANGLE    REACH__KICK_TOTAL_ANGLE
+#define FB_KICK_MAX_BONE_ANGLE REACH__KICK_MAX_BONE_ANGLE
 /* Iterations over which the error must halve, or the chain goes on with CCD sweeps between
  * FABRIK's passes. */
 #define FB_CRAWL_WINDOW 8

@@ -5,26 +5,6 @@
  * needs them (reach__ik_sync_rotations). */
 #include "fabrik_internal.h"
 
-/* A gap this fraction beyond two bones' length still lays them straight toward it (as in the
- * general forward pass). */
-#define STRAIGHT_SLACK REACH_R(1e-3)
-
-int reach__joint_turns_freely(const reach_joint *joint) {
-    return joint->type == REACH_JOINT_BALL ||
-           (joint->type == REACH_JOINT_CONE && !joint->has_twist && joint->cone_angle >= REACH_PI);
-}
-
-int reach__ik_is_free_chain(const reach__ik *ik) {
-    if (ik->target_count != 1 || ik->active_count < 2) return 0;
-    const reach_target *t = &ik->targets[0];
-    if (t->kind != REACH_TARGET_POSITION || t->use_orientation) return 0;
-    /* One target: the moving bones are the path from the root to its bone, which ends it. */
-    const reach_skeleton *sk = ik->skeleton;
-    for (int k = 0; sk->joints && k + 1 < ik->active_count; ++k)
-        if (!reach__joint_turns_freely(&sk->joints[ik->active[k]])) return 0;
-    return 1;
-}
-
 /* The vector `length` long along d (along +y where d vanishes: any direction keeps the length).
  * length / √d2 is taken as length / d2 · √d2: the root and the division do not wait for each
  * other. */
@@ -62,7 +42,7 @@ static void free_backward(reach__ik *ik, reach_vec3 target) {
  * just out of their span (laid straight toward e), 0 when they cannot span it. */
 static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, reach_real lb, reach_vec3 *out) {
     reach_vec3 ae = reach_vec3_sub(e, a);
-    reach_real d2 = reach_vec3_dot(ae, ae), span = (la + lb) * (1 + STRAIGHT_SLACK);
+    reach_real d2 = reach_vec3_dot(ae, ae), span = (la + lb) * (1 + REACH__STRAIGHT_SLACK);
     /* Most joints of an iteration cannot bridge: tell them on squares, with no root taken. */
     if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING) || d2 > span * span) return 0;
     reach_real d = reach_sqrt(d2);
@@ -73,8 +53,8 @@ static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, re
         *out = reach_vec3_mad(a, u, la);
         return 2;
     }
-    reach_real x = (d2 + la * la - lb * lb) / (2 * d);
-    reach_real h = reach_sqrt(reach_max(0, la * la - x * x));
+    reach_real x, h;
+    reach__triangle_apex(d2, d, la, lb, &x, &h);
     /* A hint within a rounding of the line leaves `across` off square with it: square it again,
      * or the links come out the wrong length. A hint on the line: any side; and so when what the
      * two rejections leave still lies along the line (u is a unit vector only to rounding, so a
@@ -127,8 +107,8 @@ int reach__fabrik_chain_iterate(reach__ik *ik) {
             ik->link_before[ik->active[k]] = reach_vec3_sub(ik->pos[ik->active[k]], ik->pos[ik->active[k - 1]]);
     }
     ik->rotations_stale = 1;
-    int arc = ik->arc_start;
-    ik->arc_start = 0;
+    int arc = ik->fabrik.arc_start;
+    ik->fabrik.arc_start = 0;
     if (reach_vec3_length(offset) >= ik->chain_length) {
         /* Out of reach: the chain lies straight toward the target. */
         reach_vec3 u = reach_vec3_normalize_safe(offset, reach_vec3_make(0, 1, 0)), p = root;
@@ -142,59 +122,4 @@ int reach__fabrik_chain_iterate(reach__ik *ik) {
     free_backward(ik, target);
     if (!(reach__ik_crawling(ik) && ik->lone_chain && reach__ik_root_bridge(ik, root))) free_forward(ik);
     return 0;
-}
-
-void reach__ik_sync_rotations(reach__ik *ik) {
-    if (!ik->rotations_stale) return;
-    ik->rotations_stale = 0;
-    const reach_skeleton *sk = ik->skeleton;
-    packed_quat parent_rot = packed_quat_load(&ik->above_root);
-    int n = ik->active_count - 1;
-    /* Three passes: where each link pointed, as a unit vector; down the chain of joints, each
-     * placed from the one before, with the world rotations; then the local rotations. Only the
-     * middle one waits on itself from bone to bone: work that does not is kept out of its loop,
-     * where it would queue behind that chain of waits. */
-    for (int k = 1; k <= n; ++k)
-        packed_store(&ik->link_before[ik->active[k]],
-                     reach__packed_unit(packed_load(&ik->link_before[ik->active[k]]), packed_zero()));
-    packed_vec3 joint = packed_load(&ik->pos[ik->active[0]]);
-    for (int k = 0; k < n; ++k) {
-        int b = ik->active[k], c = ik->active[k + 1];
-        /* The smallest swing from where the link to c pointed to where it points now, from b's
-         * joint as the swings above placed it: c's joint then lies one link along that line (where
-         * the swing takes the link, to rounding), so what rounding the chain gathered is not
-         * passed on. */
-        packed_vec3 now = packed_load(&ik->link_before[c]);
-        packed_vec3 wanted = reach__packed_unit(packed_sub(packed_load(&ik->pos[c]), joint), now);
-        packed_quat world = packed_quat_load(&ik->rot[b]);
-        if (packed_length_sq(now) > 0) {
-            /* The swing as packed_quat_shortest_arc makes it, less its normalisation: the product
-             * with the unit rotation before it is normalised anyway, and its length is the
-             * swing's. */
-            packed_vec3 sum = packed_add(now, wanted);
-            reach_real w = packed_dot(sum, sum) * REACH_R(0.5);
-            packed_quat swing = w <= REACH_REAL_EPSILON * REACH_REAL_EPSILON
-                                    ? packed_quat_shortest_arc(now, wanted)
-                                    : packed_quat_make(packed_cross(now, sum), w);
-            world = reach__packed_quat_unit(packed_quat_mul(swing, world));
-        }
-        packed_quat_store(&ik->rot[b], world);
-        joint = packed_mad(joint, wanted, ik->link_length[c]);
-        packed_store(&ik->pos[c], joint);
-    }
-    for (int k = 0; k < n; ++k) {
-        packed_quat world = packed_quat_load(&ik->rot[ik->active[k]]);
-        packed_quat_store(&ik->local[ik->active[k]].rotation,
-                          reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
-        parent_rot = world;
-    }
-    /* The tip keeps its wanted world rotation as nearly as its joint allows. */
-    int tip = ik->active[n];
-    reach_quat above_tip;
-    packed_quat_store(&above_tip, parent_rot);
-    reach_quat local = reach__quat_unit(reach_quat_mul(reach_quat_conjugate(above_tip), ik->goal_rot[tip]));
-    if (reach__joint_type(sk, tip) != REACH_JOINT_BALL)
-        reach_joint_project_rotation(&sk->joints[tip], sk->rest[tip].rotation, local, &local);
-    ik->local[tip].rotation = local;
-    ik->rot[tip] = reach__quat_unit(reach_quat_mul(above_tip, local));
 }

@@ -2,6 +2,7 @@
  * from random joint values when an attempt stalls, and return the best pose found. */
 #include "internal.h"
 #include "jacobian_problem.h"
+#include "settings_internal.h"
 #include "reach/limits.h"
 
 /* An attempt whose error has not halved over this many iterations has stalled. */
@@ -186,8 +187,10 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
                                   size_t scratch_size, reach_solve_result *result) {
     REACH_CHECK_ARG(skeleton && pose && target_count >= 0 && (target_count == 0 || targets));
     /* NULL means the defaults, as for FABRIK and CCD. */
-    reach_solver_settings defaults = reach_solver_default_settings();
-    if (!settings) settings = &defaults;
+    reach_solver_settings resolved;
+    reach_status settings_status = reach__solver_settings_resolve(settings, &resolved);
+    if (settings_status != REACH_OK) return settings_status;
+    settings = &resolved;
     reach_status st = check_jacobian_settings(settings);
     if (st != REACH_OK) return st;
     if (target_count == 0) return solve_nothing(skeleton, settings, pose, scratch, scratch_size, result);

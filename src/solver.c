@@ -1,5 +1,5 @@
 /* Defaults for what the iterative solvers share. */
-#include "reach/solver.h"
+#include "settings_internal.h"
 
 reach_target reach_target_position(int bone, reach_vec3 position) {
     reach_target t;
@@ -33,5 +33,16 @@ reach_solver_settings reach_solver_default_settings(void) {
     s.null_space = 1;
     s.restarts = 0;
     s.seed = 0x5eed;
+    s.made_by_defaults = REACH__SETTINGS_TAG;
     return s;
+}
+
+reach_status reach__solver_settings_resolve(const reach_solver_settings *settings, reach_solver_settings *out) {
+    if (!settings) {
+        *out = reach_solver_default_settings();
+        return REACH_OK;
+    }
+    if (settings->made_by_defaults != REACH__SETTINGS_TAG) return REACH_ERROR_SETTINGS_NOT_INITIALIZED;
+    *out = *settings;
+    return REACH_OK;
 }

@@ -13,6 +13,8 @@ const char *reach_status_string(reach_status status) {
     case REACH_ERROR_BAD_JOINT: return "joint axis or limits are invalid";
     case REACH_ERROR_BAD_CHAIN: return "bones do not form a chain of the required shape";
     case REACH_ERROR_BUFFER_TOO_SMALL: return "buffer is too small";
+    case REACH_ERROR_SETTINGS_NOT_INITIALIZED:
+        return "settings were not made by their defaults function (start from reach_*_default_settings)";
     }
     return "unknown status";
 }

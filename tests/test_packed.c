@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "test_support.h"
-#include "../src/fabrik_internal.h"
+#include "../src/robust.h"
 #include "../src/packed_vec3.h"
 
 /* Values per check: 200 000, 2 000 in quick runs (under Valgrind). */
@@ -160,7 +160,7 @@ static void shortest_arcs_match(void **state) {
 /* 1e19 to 1e30 (float's largest is 3e38): squares beyond REACH__SQUARE_CEILING in float. */
 static reach_real huge_scale(test_rng *rng) { return (reach_real)pow(10.0, (double)test_uniform(rng, 19, 30)); }
 
-/* FABRIK's unit vectors and quaternions (fabrik_internal.h) against their scalar forms: near
+/* FABRIK's unit vectors and quaternions (robust.h) against their scalar forms: near
  * unit length (the Newton step), ordinary lengths (the root), and lengths whose squares leave
  * the plain range, zero, infinite or NaN (the scaled routines and their fallbacks). */
 static void unit_helpers_match(void **state) {

@@ -20,15 +20,19 @@ typedef double reach_real;
 #define REACH_REAL_EPSILON 2.220446049250313e-16
 /** The size, relative to its chain, below which a length counts as zero. */
 #define REACH_ZERO_LENGTH_RATIO 1e-12
+/** A tolerance left at 0 means this fraction of the moving chain's length. */
+#define REACH_DEFAULT_TOLERANCE_RATIO 1e-4
 #else
 /** The library's scalar: float by default, double when built with REACH_DOUBLE. */
 typedef float reach_real;
 /** "float" or "double". */
-#define REACH_PRECISION_NAME    "float"
+#define REACH_PRECISION_NAME          "float"
 /** Machine epsilon of reach_real. */
-#define REACH_REAL_EPSILON      1.1920929e-07f
+#define REACH_REAL_EPSILON            1.1920929e-07f
 /** The size, relative to its chain, below which a length counts as zero. */
-#define REACH_ZERO_LENGTH_RATIO 1e-6f
+#define REACH_ZERO_LENGTH_RATIO       1e-6f
+/** A tolerance left at 0 means this fraction of the moving chain's length. */
+#define REACH_DEFAULT_TOLERANCE_RATIO 1e-4f
 #endif
 
 #ifdef __cplusplus

@@ -79,8 +79,13 @@ typedef struct reach_solver_settings {
     int null_space;                        /**< pull redundant DOF toward the rest pose; default 1 */
     int restarts;                          /**< random restarts inside the limits when stalled; default 0 */
     uint64_t seed;                         /**< for restarts, so results stay deterministic */
+
+    /** Set by reach_solver_default_settings; leave it alone. Settings without it (a zeroed
+     * struct) are refused with REACH_ERROR_SETTINGS_NOT_INITIALIZED. */
+    uint32_t made_by_defaults;
 } reach_solver_settings;
 
+/** The defaults; every solve's settings start here (a NULL settings pointer means these). */
 REACH_API reach_solver_settings reach_solver_default_settings(void);
 
 typedef struct reach_solve_result {

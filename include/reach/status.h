@@ -34,7 +34,10 @@ typedef enum reach_status {
     /** The bones asked for do not form a chain of the required shape. */
     REACH_ERROR_BAD_CHAIN,
     /** A caller-supplied buffer was too small; the size query says how much is needed. */
-    REACH_ERROR_BUFFER_TOO_SMALL
+    REACH_ERROR_BUFFER_TOO_SMALL,
+    /** A settings struct was not made by its defaults function (a zeroed struct, say): IK
+     * defaults are not zero, so such settings are refused rather than solved as a no-op. */
+    REACH_ERROR_SETTINGS_NOT_INITIALIZED
 } reach_status;
 
 /** A short English description of a status, for messages. Never NULL. */

@@ -1,24 +1,16 @@
-/* The iteration loop FABRIK and CCD share: iterate until every target is within tolerance, the
- * cap is reached, or the solve stalls; when it stalls, move the root (FABRIK's option) or bend a
- * chain that is stuck on the line to its target. */
-#include "fabrik_internal.h"
+/* The driver FABRIK and CCD share: the solve from checking its inputs to writing the pose, and
+ * the iteration loop in it: iterate until every target is within tolerance, the cap is reached,
+ * or the solve stalls; when it stalls, move the root (FABRIK's option), bend a chain that is
+ * stuck on the line to its target, take the method's own remedy or its polish. */
+#include "ik_driver.h"
+#include "settings_internal.h"
 
-/* A chain lying exactly along the line to its target cannot leave that line: FABRIK only moves
- * joints along lines through them, and CCD's rotations about joints on the line leave a point
- * on it where it is. When a solve stalls short of a target it could reach, it bends the chain
- * this much in total, spread over its bones, at most this many times. */
-#define KICK_TOTAL_ANGLE    REACH_R(1.5)
-#define KICK_MAX_BONE_ANGLE REACH_R(0.3)
-#define MAX_KICKS           2
-/* A hinge the bend turns by less than this share of it turns toward its roomier end instead. */
+/* A hinge the bend (see solve_constants.h) turns by less than this share of it turns toward its roomier end instead. */
 #define KICK_HINGE_SHARE REACH_R(0.1)
 
-static int driver_child_count(const reach__ik *ik, int bone) {
-    return ik->child_start[bone + 1] - ik->child_start[bone];
-}
 /* ---- when it stalls --------------------------------------------------------------------- */
 
-/* seed 003's option: translate the root by the weighted mean of what the position targets
+/* The movable-root option: translate the root by the weighted mean of what the position targets
  * still lack. Returns 0 when there is nothing worth moving. */
 static int move_root(reach__ik *ik) {
     reach_vec3 sum = reach_vec3_zero();
@@ -75,10 +67,10 @@ static void kick(reach__ik *ik, int j) {
         reach_vec3_sub(to, from),
         reach_vec3_normalize_safe(reach_vec3_sub(ik->pos[t->bone], ik->pos[ik->root]), reach_vec3_make(0, 1, 0)));
     reach_vec3 axis = reach_vec3_any_perpendicular(line);
-    reach_real angle = reach_min(KICK_MAX_BONE_ANGLE, KICK_TOTAL_ANGLE / (reach_real)ik->active_count);
+    reach_real angle = reach_min(REACH__KICK_MAX_BONE_ANGLE, REACH__KICK_TOTAL_ANGLE / (reach_real)ik->active_count);
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        if (driver_child_count(ik, b) == 0) continue;
+        if (reach__ik_child_count(ik, b) == 0) continue;
         reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
         reach_quat rest = ik->skeleton->rest[b].rotation, before = ik->local[b].rotation;
         reach_vec3 bone_axis = reach_quat_rotate(reach_quat_conjugate(ik->rot[b]), axis);
@@ -110,8 +102,9 @@ static int attempt_budget(int first, int max) { return max - first; }
 
 /* One attempt from the current pose: iterate until every target is within tolerance, the cap
  * is reached, or the solve stalls with no remedy left. Counts on in r->iterations. */
-static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, reach_solve_result *r,
-                        int (*iterate)(reach__ik *ik), int (*polish)(reach__ik *ik), int may_move_root) {
+static void run_attempt(reach__ik *ik, const reach__ik_method *method, const reach_solver_settings *settings,
+                        reach_solve_result *r, int may_move_root) {
+    int (*iterate)(reach__ik * ik) = method->iterate, (*polish)(reach__ik * ik) = method->polish;
     reach_real stall = REACH__STALL_RATIO * ik->tolerance * total_weight(ik);
     reach_real previous, error;
     int reached = reach__ik_assess(ik, &r->residual, &r->angle_residual, &previous);
@@ -152,12 +145,12 @@ static void run_attempt(reach__ik *ik, const reach_solver_settings *settings, re
         reach__ik_sync_rotations(ik);
         if (may_move_root && move_root(ik)) {
             /* resumes from the moved root */
-        } else if (missed >= 0 && kicks < MAX_KICKS) {
+        } else if (missed >= 0 && kicks < REACH__MAX_KICKS) {
             kick(ik, missed);
             ++kicks;
             ik->kicked = 1;
-        } else if (reach__ccd_may_hand_off(ik)) {
-            ik->handing_off = 1; /* the sweeps' own remedy: FABRIK's iterations, guarded (ccd.c) */
+        } else if (method->begin_fallback && method->begin_fallback(ik)) {
+            /* the method's own remedy, carried out by its next iterations */
         } else if (polish && iterate != polish) {
             iterate = polish;
         } else {
@@ -244,17 +237,17 @@ static int at_a_limit(const reach__ik *ik) {
 static int restricted(const reach__ik *ik) {
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
-        if (driver_child_count(ik, b) == 0) continue;
+        if (reach__ik_child_count(ik, b) == 0) continue;
         reach_joint joint = reach_skeleton_joint(ik->skeleton, b);
         if (!reach__joint_turns_freely(&joint)) return 1;
     }
     return 0;
 }
 
-reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *settings, int (*iterate)(reach__ik *ik),
-                                 int (*polish)(reach__ik *ik), int may_move_root) {
+static reach_solve_result run(reach__ik *ik, const reach__ik_method *method, const reach_solver_settings *settings) {
+    int may_move_root = method->may_move_root && settings->fabrik_move_root;
     reach_solve_result r = {0, 0, 0, 0, 0};
-    run_attempt(ik, settings, &r, iterate, polish, may_move_root);
+    run_attempt(ik, method, settings, &r, may_move_root);
     r.reached = reach__ik_measure(ik, &r.residual, &r.angle_residual);
     if (!r.reached && r.iterations < settings->max_iterations && !may_move_root && reachable_but_missed(ik) >= 0 &&
         has_hinge(ik)) {
@@ -264,7 +257,7 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
         int kept_limited = r.limited;
         reach__ik_keep_rotations(ik);
         middle_of_ranges(ik);
-        run_attempt(ik, settings, &r, iterate, polish, may_move_root);
+        run_attempt(ik, method, settings, &r, may_move_root);
         if (!(reach__ik_weighted_error(ik) < kept)) {
             reach__ik_restore_rotations(ik);
             r.limited = kept_limited;
@@ -277,4 +270,42 @@ reach_solve_result reach__ik_run(reach__ik *ik, const reach_solver_settings *set
      * move goes away from it). A chain of free joints that stops short says limited 0. */
     if (!r.reached && !r.limited) r.limited = at_a_limit(ik) || (reachable_but_missed(ik) >= 0 && restricted(ik));
     return r;
+}
+
+/* ---- the solve -------------------------------------------------------------------------- */
+
+size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) {
+    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
+    reach__ik ik;
+    reach__arena arena = reach__arena_make(NULL);
+    reach__ik_layout(&ik, &arena, skeleton->bone_count, target_count);
+    return reach__arena_need(&arena);
+}
+
+reach_status reach__ik_solve(const reach__ik_method *method, const reach_skeleton *skeleton,
+                             const reach_target *targets, int target_count, const reach_solver_settings *settings,
+                             reach_transform *pose, void *scratch, size_t scratch_size, reach_solve_result *result) {
+    reach_solver_settings s;
+    reach_status st = reach__solver_settings_resolve(settings, &s);
+    if (st != REACH_OK) return st;
+    int root;
+    st = reach__ik_check(skeleton, targets, target_count, &s, pose, &root);
+    if (st != REACH_OK) return st;
+    /* The layout only places pointers, so it serves the size check too (the need it reports is
+     * reach__ik_scratch_size's). */
+    reach__ik ik;
+    reach__arena arena = reach__arena_make(scratch);
+    reach__ik_layout(&ik, &arena, skeleton->bone_count, target_count);
+    if (scratch_size < reach__arena_need(&arena)) return REACH_ERROR_BUFFER_TOO_SMALL;
+    REACH_CHECK_ARG(scratch);
+    st = reach__ik_start(&ik, skeleton, targets, target_count, &s, pose, root);
+    if (st != REACH_OK) return st;
+    if (method->prepare) method->prepare(&ik, &s);
+    reach_solve_result r = run(&ik, method, &s);
+    /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
+     * reaches stays bit for bit, frame after frame. */
+    for (int k = 0; r.iterations > 0 && k < ik.active_count; ++k)
+        pose[ik.active[k]] = ik.local[ik.active[k]];
+    if (result) *result = r;
+    return REACH_OK;
 }

@@ -1,6 +1,7 @@
 /* From solved joint positions back to local rotations on any set of bones of a tree: the
  * smallest swing for a bone with one listed child, the best-fit rotation for several. */
-#include "fabrik_internal.h"
+#include "ik_state.h"
+#include "rotation_fit.h"
 #include "reach/fabrik.h"
 
 /* The index in the ascending list bones[0 .. count) holding `bone`, or -1. */

@@ -5,7 +5,7 @@
  * (nearly parallel pairs) need the extra digits. */
 #include <math.h>
 
-#include "fabrik_internal.h"
+#include "rotation_fit.h"
 
 /* How strongly the prior holds, relative to the pairs: enough to pick the prior's twist where
  * the pairs leave it free, far too little to move a well-determined fit noticeably. */

@@ -1,34 +1,9 @@
-/* The set-up FABRIK and CCD share: checking every input before anything is written, the bones
- * that move, weights, goals and residuals. */
-#include <stdint.h>
+/* The set-up every method of the reach__ik family shares: checking every input before anything
+ * is written, the bones that move and the shape of the solve, weights, goals and residuals. */
+#include "geometry.h"
+#include "ik_state.h"
 
-#include "fabrik_internal.h"
-
-/* ---- scratch ---------------------------------------------------------------------------- */
-
-reach__arena reach__arena_make(void *base) {
-    reach__arena arena;
-    arena.used = 0;
-    arena.base = NULL;
-    if (base) {
-        uintptr_t address = (uintptr_t)base;
-        uintptr_t aligned = (address + (REACH__ARENA_ALIGN - 1)) & ~(uintptr_t)(REACH__ARENA_ALIGN - 1);
-        arena.base = (unsigned char *)base + (aligned - address);
-    }
-    return arena;
-}
-
-void *reach__arena_take(reach__arena *arena, size_t count, size_t size) {
-    void *piece = arena->base ? arena->base + arena->used : NULL;
-    size_t bytes = count * size;
-    arena->used += (bytes + (REACH__ARENA_ALIGN - 1)) & ~(size_t)(REACH__ARENA_ALIGN - 1);
-    return piece;
-}
-
-size_t reach__arena_need(const reach__arena *arena) { return arena->used + (REACH__ARENA_ALIGN - 1); }
-
-/* Lays out the per-bone and per-target arrays (base NULL in the arena: counting only). */
-static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
+void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
     size_t n = (size_t)bone_count, t = (size_t)target_count;
     ik->local = (reach_transform *)reach__arena_take(arena, n, sizeof(reach_transform));
     ik->pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
@@ -42,23 +17,15 @@ static void layout(reach__ik *ik, reach__arena *arena, int bone_count, int targe
     ik->children = (int *)reach__arena_take(arena, n, sizeof(int));
     ik->is_active = (unsigned char *)reach__arena_take(arena, n, 1);
     ik->free_tip = (unsigned char *)reach__arena_take(arena, n, 1);
-    ik->sum_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
-    ik->sum_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
-    ik->sum_weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
-    ik->effector = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
-    ik->effector_rot = (reach_quat *)reach__arena_take(arena, t, sizeof(reach_quat));
-    ik->partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+    ik->fabrik.sum_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
+    ik->fabrik.sum_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
+    ik->fabrik.sum_weight = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
+    ik->ccd.effector = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
+    ik->ccd.effector_rot = (reach_quat *)reach__arena_take(arena, t, sizeof(reach_quat));
+    ik->ccd.partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
     ik->kept_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
     ik->link_length = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
     ik->link_before = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
-}
-
-size_t reach__ik_scratch_size(const reach_skeleton *skeleton, int target_count) {
-    if (!skeleton || skeleton->bone_count < 0 || target_count < 0) return 0;
-    reach__ik ik;
-    reach__arena arena = reach__arena_make(NULL);
-    layout(&ik, &arena, skeleton->bone_count, target_count);
-    return reach__arena_need(&arena);
 }
 
 /* ---- checking --------------------------------------------------------------------------- */
@@ -165,6 +132,29 @@ static void build_active_set(reach__ik *ik) {
     }
 }
 
+/* ---- the shape of the solve ------------------------------------------------------------ */
+
+int reach__joint_turns_freely(const reach_joint *joint) {
+    return joint->type == REACH_JOINT_BALL ||
+           (joint->type == REACH_JOINT_CONE && !joint->has_twist && joint->cone_angle >= REACH_PI);
+}
+
+int reach__ik_is_free_chain(const reach__ik *ik) {
+    if (ik->target_count != 1 || ik->active_count < 2) return 0;
+    const reach_target *t = &ik->targets[0];
+    if (t->kind != REACH_TARGET_POSITION || t->use_orientation) return 0;
+    /* One target: the moving bones are the path from the root to its bone, which ends it. */
+    const reach_skeleton *sk = ik->skeleton;
+    for (int k = 0; sk->joints && k + 1 < ik->active_count; ++k)
+        if (!reach__joint_turns_freely(&sk->joints[ik->active[k]])) return 0;
+    return 1;
+}
+
+int reach__ik_target_out_of_reach(const reach__ik *ik) {
+    if (ik->target_count != 1 || ik->targets[0].kind != REACH_TARGET_POSITION) return 0;
+    return reach_vec3_distance(ik->targets[0].position, ik->pos[ik->root]) >= ik->chain_length;
+}
+
 /* ---- the solve's state ------------------------------------------------------------------ */
 
 void reach__ik_forward(reach__ik *ik) {
@@ -235,9 +225,8 @@ static reach_real extent(const reach__ik *ik) {
     return e;
 }
 
-/* Checks everything a solve reads, writing nothing; *root receives the solve's root bone. */
-static reach_status check_inputs(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
-                                 const reach_solver_settings *settings, const reach_transform *pose, int *root) {
+reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
+                             const reach_solver_settings *settings, const reach_transform *pose, int *root) {
     REACH_CHECK_ARG(skeleton && settings && pose && target_count >= 0 && (target_count == 0 || targets));
     reach_status st = reach_skeleton_validate(skeleton, NULL);
     if (st != REACH_OK) return st;
@@ -255,11 +244,9 @@ static int same_transform(reach_transform a, reach_transform b) {
            a.translation.z == b.translation.z;
 }
 
-/* Fills *ik (laid out on the caller's scratch) with the working copy of the pose, the active
- * bones, weights, tolerance and the world transforms of the active bones. Writes only the
- * scratch; REACH_ERROR_OUT_OF_RANGE when coordinates are too large to compute with. */
-static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets, int target_count,
-                          const reach_solver_settings *settings, const reach_transform *pose, int root) {
+reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
+                             int target_count, const reach_solver_settings *settings, const reach_transform *pose,
+                             int root) {
     int n = skeleton->bone_count;
     ik->skeleton = skeleton;
     ik->targets = targets;
@@ -271,11 +258,11 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     /* The solvers turn bones; translations of the moving bones start inside their joints
      * (a prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
     ik->start_as_solved = 1;
-    ik->arc_start = 1;
+    ik->fabrik.arc_start = 1;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
-        if (!same_transform(pose[b], skeleton->rest[b])) ik->arc_start = 0;
+        if (!same_transform(pose[b], skeleton->rest[b])) ik->fabrik.arc_start = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
         if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
         reach_joint joint = skeleton->joints[b];
@@ -313,16 +300,17 @@ static reach_status start(reach__ik *ik, const reach_skeleton *skeleton, const r
     ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
                      ik->active_count >= 4;
     ik->slow_iterations = 0;
-    ik->ccd_hands_off = 0; /* set by reach__ik_solve for CCD's own solves */
-    ik->ccd_guarded = 0;
-    ik->handing_off = 0;
+    ik->handoff.allowed = 0; /* a method's prepare sets the policy */
+    ik->handoff.guarded = 0;
+    ik->handoff.active = 0;
+    ik->ccd.slides_prismatic = 0;
     ik->kicked = 0;
     ik->rotations_stale = 0;
     ik->angle_tolerance = settings->angle_tolerance;
-    ik->lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
-    ik->max_step = settings->ccd_max_step;
+    ik->ccd.lever = ik->chain_length > 0 ? REACH__ORIENTATION_LEVER * ik->chain_length : 1;
+    ik->ccd.max_step = settings->ccd_max_step;
     reach_real tolerance =
-        settings->tolerance > 0 ? settings->tolerance : REACH__DEFAULT_TOLERANCE_RATIO * ik->chain_length;
+        settings->tolerance > 0 ? settings->tolerance : REACH_DEFAULT_TOLERANCE_RATIO * ik->chain_length;
     /* Nothing closer than a few units in the last place of the coordinates can be promised. */
     ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent_in_play);
     reach__ik_update_goals(ik);
@@ -365,8 +353,8 @@ static reach_vec3 meeting_point(const reach__ik *ik, int a, int b) {
     /* Spheres apart (or one inside the other): halfway between them on the line of centres. */
     if (d > ra + rb) return reach_vec3_mad(ca, u, ra + (d - ra - rb) / 2);
     if (d < reach_fabs(ra - rb)) return reach_vec3_mad(ca, u, ra >= rb ? (ra + d + rb) / 2 : -(ra + rb - d) / 2);
-    reach_real x = (d * d + ra * ra - rb * rb) / (2 * d);
-    reach_real h = reach_sqrt(reach_max(0, ra * ra - x * x));
+    reach_real x, h;
+    reach__triangle_apex(d * d, d, ra, rb, &x, &h);
     reach_vec3 centre = reach_vec3_mad(ca, u, x);
     reach_vec3 across =
         reach_vec3_normalize_safe(reach_vec3_reject(reach_vec3_sub(mid, centre), u), reach_vec3_any_perpendicular(u));
@@ -421,48 +409,4 @@ reach_real reach__ik_weighted_error(const reach__ik *ik) {
     reach_real residual, angle_residual, error;
     reach__ik_assess(ik, &residual, &angle_residual, &error);
     return error;
-}
-
-reach_status reach__ik_solve(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
-                             const reach_solver_settings *settings, reach_transform *pose, void *scratch,
-                             size_t scratch_size, reach_solve_result *result, int (*iterate)(reach__ik *ik),
-                             int (*polish)(reach__ik *ik), int fabrik_rules) {
-    reach_solver_settings s = settings ? *settings : reach_solver_default_settings();
-    int root;
-    reach_status st = check_inputs(skeleton, targets, target_count, &s, pose, &root);
-    if (st != REACH_OK) return st;
-    /* The layout only places pointers, so it serves the size check too (the need it reports is
-     * reach__ik_scratch_size's). */
-    reach__ik ik;
-    reach__arena arena = reach__arena_make(scratch);
-    layout(&ik, &arena, skeleton->bone_count, target_count);
-    if (scratch_size < reach__arena_need(&arena)) return REACH_ERROR_BUFFER_TOO_SMALL;
-    REACH_CHECK_ARG(scratch);
-    st = start(&ik, skeleton, targets, target_count, &s, pose, root);
-    if (st != REACH_OK) return st;
-    ik.slides_prismatic = !fabrik_rules;
-    if (!fabrik_rules) ik.arc_start = 0;
-    /* CCD's hand-off (reach__ccd_sweep), with no cap on the steps: a free chain whose end does
-     * not slide; guarded, a lone target on a chain of ball and cone joints, its end's too (so no
-     * hinge asks for the restart from the middle of the ranges, whose saved pose the guard's
-     * shares). */
-    if (!fabrik_rules && s.ccd_max_step == 0) {
-        if (ik.free_chain) {
-            int tip = ik.active[ik.active_count - 1];
-            ik.ccd_hands_off = reach__joint_type(skeleton, tip) != REACH_JOINT_PRISMATIC;
-        } else if (ik.lone_chain) {
-            ik.ccd_hands_off = ik.ccd_guarded = 1;
-            for (int k = 0; k < ik.active_count; ++k) {
-                reach_joint_type type = reach__joint_type(skeleton, ik.active[k]);
-                if (type != REACH_JOINT_BALL && type != REACH_JOINT_CONE) ik.ccd_hands_off = 0;
-            }
-        }
-    }
-    reach_solve_result r = reach__ik_run(&ik, &s, iterate, polish, fabrik_rules && s.fabrik_move_root);
-    /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
-     * reaches stays bit for bit, frame after frame. */
-    for (int k = 0; r.iterations > 0 && k < ik.active_count; ++k)
-        pose[ik.active[k]] = ik.local[ik.active[k]];
-    if (result) *result = r;
-    return REACH_OK;
 }
