@@ -62,6 +62,7 @@ fuzz: deps-build+test
 
 # The single-header distribution, generated from the sources (never edited by hand).
 single-header:
+	@mkdir -p build
 	scripts/amalgamate.sh build/reach.h
 	@echo "wrote build/reach.h"
 

@@ -112,7 +112,7 @@ int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *
     if (!world) return cli_fail(err, "out of memory");
     reach_forward_kinematics(&rig->skeleton, request->pose, world);
     reach_real tolerance =
-        request->settings.tolerance > 0 ? request->settings.tolerance : REACH_R(1e-4) * limb_length(world, chain);
+        request->settings.tolerance > 0 ? request->settings.tolerance : REACH_DEFAULT_TOLERANCE_RATIO * limb_length(world, chain);
 
     reach_two_bone_rig_input in = limb_input(request, chain, world);
     reach_two_bone_rig_output out;

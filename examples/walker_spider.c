@@ -1,4 +1,4 @@
-/* The standard eight-legged creature (three-bone legs, the seeds' spider) walking a figure-eight
+/* The standard eight-legged creature (three-bone legs, the classic procedural spider) walking a figure-eight
  * over wavy ground for eight seconds. We move the body along the path; the walker decides where
  * each foot goes and solves each leg from hip to foot. It succeeds when every leg stepped, the
  * gait never broke (no forced steps), no planted foot ever slid and every leg's chain ended on

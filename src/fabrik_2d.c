@@ -233,7 +233,7 @@ static reach_real miss(const reach_fabrik_2d_chain *chain, reach_vec2 target) {
 }
 
 /* One iteration: CCD once polishing, else FABRIK's passes (or, for a target beyond the chain's
- * length, every bone aimed straight at it, as seed 002 does); an unlimited chain that crawls
+ * length, every bone aimed straight at it, the textbook shortcut); an unlimited chain that crawls
  * takes the bridge from the root in place of the forward pass. */
 static int iterate_2d(const reach_fabrik_2d_chain *chain, reach_vec2 root, reach_vec2 target, reach_real total,
                       int polishing, int crawling) {

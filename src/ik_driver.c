@@ -244,7 +244,8 @@ static int restricted(const reach__ik *ik) {
     return 0;
 }
 
-static reach_solve_result run(reach__ik *ik, const reach__ik_method *method, const reach_solver_settings *settings) {
+static reach_solve_result run_attempts(reach__ik *ik, const reach__ik_method *method,
+                                       const reach_solver_settings *settings) {
     int may_move_root = method->may_move_root && settings->fabrik_move_root;
     reach_solve_result r = {0, 0, 0, 0, 0};
     run_attempt(ik, method, settings, &r, may_move_root);
@@ -301,7 +302,7 @@ reach_status reach__ik_solve(const reach__ik_method *method, const reach_skeleto
     st = reach__ik_start(&ik, skeleton, targets, target_count, &s, pose, root);
     if (st != REACH_OK) return st;
     if (method->prepare) method->prepare(&ik, &s);
-    reach_solve_result r = run(&ik, method, &s);
+    reach_solve_result r = run_attempts(&ik, method, &s);
     /* Only the moving bones changed, and nothing did when no iteration ran: a pose that already
      * reaches stays bit for bit, frame after frame. */
     for (int k = 0; r.iterations > 0 && k < ik.active_count; ++k)

@@ -237,7 +237,7 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
     p->max_weight = 0;
     for (int t = 0; t < target_count; ++t)
         p->max_weight = reach_max(p->max_weight, targets[t].weight);
-    p->tolerance = REACH_R(1e-4) * p->length;
+    p->tolerance = REACH_DEFAULT_TOLERANCE_RATIO * p->length;
     p->angle_tolerance = REACH_R(1e-4);
     return REACH_OK;
 }

@@ -311,7 +311,7 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_option
     reach_real miss_sq = reach_vec3_length_sq(miss);
     r.residual = safe_square(miss_sq) ? reach_sqrt(miss_sq) * scale
                                       : reach_vec3_length_robust(reach_vec3_sub(in->target, r.end));
-    reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_R(1e-4) * chain * scale;
+    reach_real tolerance = opt->tolerance > 0 ? opt->tolerance : REACH_DEFAULT_TOLERANCE_RATIO * chain * scale;
     r.reached = r.residual <= tolerance;
     if (!(infinity_probe(r.mid) + infinity_probe(r.end) + (r.residual - r.residual) == 0))
         return REACH_ERROR_OUT_OF_RANGE;
@@ -467,7 +467,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     out->upper_length = l1;
     out->lower_length = l2;
     out->residual = residual;
-    out->reached = residual <= (tolerance > 0 ? tolerance : REACH_R(1e-4) * chain);
+    out->reached = residual <= (tolerance > 0 ? tolerance : REACH_DEFAULT_TOLERANCE_RATIO * chain);
     return 1;
 }
 

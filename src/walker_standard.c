@@ -12,7 +12,7 @@
 #define UPPER_BONE_LENGTH REACH_R(1.1)
 #define LOWER_BONE_LENGTH REACH_R(1.3)
 
-/* FABRIK legs: three bones in the seeds' proportions (50, 45, 35). */
+/* FABRIK legs: three bones in the proportions of a classic procedural spider (50, 45, 35). */
 static const reach_real fabrik_lengths[3] = {REACH_R(0.9), REACH_R(0.85), REACH_R(0.65)};
 
 /* Pair k counts from the front, side 0 is left and 1 right; neighbours along a side and across

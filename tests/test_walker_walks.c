@@ -298,7 +298,7 @@ static void test_random_driving(void **state) {
     }
 }
 
-/* Three-bone FABRIK legs, as in the seeds' spider (8 legs) and as a hexapod, on every path: on
+/* Three-bone FABRIK legs, as in the standard eight-legged spider and as a hexapod, on every path: on
  * the waves in 3-D and in the 2-D top view. The scripts and random drives use them too. */
 static void test_fabrik_walks(void **state) {
     (void)state;

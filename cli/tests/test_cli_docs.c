@@ -167,7 +167,7 @@ static char *command_at(const text_lines *doc, int *at) {
     for (int first = 1;; first = 0) {
         const char *line = doc->lines[*at] + (first ? 2 : 0);
         /* README shows the tool by its path in a build tree. */
-        const char *built = "build/float/cli/reach ";
+        const char *built = "build/demo/cli/reach ";
         if (strncmp(line, built, strlen(built)) == 0) line += strlen(built) - strlen("reach ");
         size += strlen(line) + 1;
         command = grown(command, size);

@@ -1,44 +1,16 @@
 /** @file
- * reach — CCD: cyclic coordinate descent.
+ * reach — CCD: cyclic coordinate descent on a skeleton's chains and trees, with joint limits
+ * applied at every step.
  *
- * One iteration sweeps the moving bones from the tips toward the root. At each joint it turns
- * the bone (with everything below it) by the rotation that best brings the effectors below that
- * joint onto their targets, seen from the joint, clamped by the joint's limits right away; so
- * every iteration ends with a pose inside every limit. Sweeps repeat until the targets are within
- * tolerance, the iteration cap is reached, or nothing moves any more.
- *
- * At each joint:
- *   ball, cone  the smallest rotation taking the effector's direction to the target's (with one
- *               effector and no orientation), else the best-fit rotation over all effectors
- *               below; a cone then projects it onto what it allows (limits.h)
- *   hinge       the best angle about the hinge axis, clamped to the hinge's range
- *   prismatic   the best slide along the axis, clamped to its range
- *   fixed       nothing
- * Orientation targets: the effector's frame counts as three more points, 0.2 chain lengths out
- * along each of its axes, that should land on the same points of the target frame, so a joint
- * trades position against orientation error in the same units.
- * A meeting target (REACH_TARGET_MEET) pulls each of its two joints toward where the other one
- * is, so the two chains close on each other.
- * settings.ccd_max_step caps the rotation of one joint in one step (damping: smoother, slower);
- * a cone then projects the capped turn onto what it allows, which can move it a little more.
- * A lone position target on a chain whose root is a ball or cone gets one more step: the bone
- * below the root bends so that the root's own step lands the end on the target (the analytic
- * two-bone step), where plain CCD creeps up on targets near the edge of its reach. A hinge
- * below such a root turns about its axis to the angle its range allows that matches the
- * distance (a straight one-sided knee bends the way it can).
- * On a chain of free joints (ball joints, or cones that allow every swing and twist) with a lone
- * position target, an iteration whose target lies beyond the chain's length, or that follows
- * two that did not halve the error, is FABRIK's (fabrik.h: straight toward the target, or its
- * bridge from the root): sweeps alone never lay such a chain straight, and near the edge of its
- * reach they crawl. Not when the end joint slides, nor under ccd_max_step. On a chain of ball
- * and cone joints with a lone position target between 0.9 of its reach and the reach, FABRIK's
- * iterations take over after 16 sweeps that did not halve the error (or when the sweeps stall
- * with the target at the full reach), unless the solve has kicked the chain, each kept only when
- * it reaches or at least halves the error; the first that does neither is undone and sweeps go
- * on (docs/solvers.md).
- * A stalled solve bends a chain off the line to its target (a meeting pair off the line between
- * them), and one with hinges that stops short starts once more from the middle of every range,
- * keeping the nearer pose; `limited` as in fabrik.h. */
+ * Contract (solver.h has the shape every iterative solver shares):
+ *   - each iteration sweeps the moving bones from the tips to the root, turning (or, for a
+ *     prismatic joint, sliding) each by what best brings the effectors below it onto their
+ *     targets, clamped by its joint at once: every iteration ends inside every limit;
+ *   - orientation targets and meeting targets (REACH_TARGET_MEET) as in fabrik.h;
+ *   - settings.ccd_max_step caps one joint's turn in one step (0: no cap);
+ *   - `limited` as in fabrik.h.
+ * The analytic closing step near the root, the hand-off to FABRIK's iterations near the edge
+ * of the reach and out of it, and measured rates: docs/solvers.md. */
 #ifndef REACH_CCD_H
 #define REACH_CCD_H
 

@@ -1,65 +1,21 @@
 /** @file
- * reach — FABRIK: forward and backward reaching inverse kinematics.
+ * reach — FABRIK: forward and backward reaching inverse kinematics, on a skeleton's chains and
+ * trees (several effectors, closed loops through REACH_TARGET_MEET) with joint limits, in 2-D on
+ * plain arrays of points, and the way back from solved positions to rotations on a tree.
  *
- * FABRIK moves joint positions instead of angles. A backward pass puts each effector on its
- * target and walks toward the root, setting every bone back to its length along the line to the
- * joint before it; a forward pass pins the root and walks out again. The two passes repeat until
- * every target is within tolerance, the iteration cap is reached, or nothing moves any more.
- *
- * reach runs both passes on bone frames, not bare points, so joint limits act inside them:
- *   backward  a bone turns by the smallest swing toward its new direction, then turns further
- *             if its child's joint limit (relative to it) demands
- *   forward   each bone takes the rotation its joint allows that points it nearest to where
- *             the backward pass left its child (reach_joint_aim in limits.h)
- * The forward pass builds every position by forward kinematics from the local rotations it
- * sets, so the solved pose keeps every bone length and satisfies every joint limit, and the
- * residual it reports is the true one.
- *
- * Beyond the textbook passes (docs/solvers.md has the details):
- *   arc start     a lone position target on a chain of freely turning joints, solved from
- *                 the rest pose when that lays the chain straight: before the first passes the
- *                 chain is laid on the circular arc of its own length from the root to the
- *                 target, in the plane of its line and the target, every joint turning alike.
- *                 The passes then reach in one iteration where from the line they took three or
- *                 four, and the pose is the smoothest bend there is. Any other start, straight
- *                 or not, is the passes' to go on from
- *   closing step  the forward pass aims the first bone so that the second closes exactly onto
- *                 where the backward pass left the rest of the chain; targets well inside the
- *                 reach then often take one iteration, or a few
- *   bridge        near the edge of its reach a chain lies almost straight and the passes crawl
- *                 (a few thousandths of its length short after 64 iterations, once). When two
- *                 iterations running have not halved the error of a lone position target at the
- *                 end of a chain, the forward pass first lays the bones from the root straight
- *                 to the first joint the backward pass left that they can reach, the last of
- *                 them closing the triangle; the rest of the chain lies as the backward pass
- *                 left it, ending on the target. With limits that keep it short of the target
- *                 the plain forward pass goes instead. Such a solve ends with its first bones
- *                 in line (the batch solver's bridge, fabrik_batch.h)
- *   out of reach  a lone target beyond the chain's length: every bone aims straight at it
- *   polish        when four iterations bring no 1% improvement, half the budget is gone, or the
- *                 solve stalls, the rest of the budget goes to CCD sweeps (ccd.h), which only
- *                 move downhill and settle where the limits let the ends come nearest
- *   lines         a chain stuck exactly on the line to a target it could reach is bent a little
- *
- * Several effectors on one tree (the FABRIK paper's multiple end effectors): the backward pass
- * runs from all tips inward; where branches join, the shared bone goes to the weighted centroid
- * of what its branches ask (weights: the targets' weights summed per branch), and the forward
- * pass turns a bone with several moving children to the best-fit rotation for all of them.
- *
- * Closed loops: a REACH_TARGET_MEET target asks two joints to coincide. Each iteration both are
- * pulled to one point: where a position target holds either end, the root's joint when one of
- * them is the root, else where the spheres of their last links cross (nearest the midpoint of the
- * two ends), so the loop closes without the links above moving; every other target and limit
- * still holds.
- *
- * A solve with hinges that stops short of a target within the bones' length starts once more
- * from the middle of every joint's range and keeps the nearer pose (ccd.h does the same). A
- * result short of its targets has `limited` set when a joint sits at an end of its range or,
- * for a target the bones could span, when restricting joints (hinges, cones, fixed) hold the
- * chain in a nearest pose that is not the target.
- *
- * Also here: FABRIK in 2-D on plain arrays of points, and the way back from solved positions
- * to local rotations for any set of bones of a tree. */
+ * Contract (solver.h has the shape every iterative solver shares):
+ *   - the solved pose keeps every bone length and satisfies every joint limit: the forward pass
+ *     builds every position by forward kinematics from rotations its joints allow, so the
+ *     residual reported is the true one;
+ *   - prismatic joints keep their offsets (FABRIK turns bones; CCD and the Jacobian slide them);
+ *   - a target out of reach ends with the chain aimed straight at it as nearly as the limits
+ *     allow, or with settings.fabrik_move_root, with the root moved toward it;
+ *   - a result short of its targets has `limited` set when a joint sits at an end of its range
+ *     or, for a target the bones could span, when restricting joints (hinges, cones, fixed)
+ *     hold the chain in a nearest pose that is not the target.
+ * How the passes work, and what reach adds to them (the arc start, the closing step, the
+ * bridge from the root, the CCD polish, restarts from the middle of the ranges), with measured
+ * rates: docs/solvers.md. */
 #ifndef REACH_FABRIK_H
 #define REACH_FABRIK_H
 

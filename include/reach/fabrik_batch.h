@@ -1,43 +1,13 @@
 /** @file
  * reach — batch FABRIK: many chains of one shape solved together, several per instruction.
  *
- * A crowd's tails, tentacles or spines are chains with the same number of bones. The batch
- * takes them as structure of arrays and solves them in lock-step across SIMD lanes (SSE2, AVX2
- * or AVX-512 on x86-64, chosen at run time, NEON on 64-bit Arm, wasm SIMD on the web, and a
- * scalar path that is always built). Each lane stops at its own tolerance: a chain that is done
- * is not written again while the others in its group go on.
- *
- * The method is reach_fabrik_solve's (fabrik.h) for a serial chain of free (ball) joints with
- * one position target at its end:
- *   backward   the end goes onto the target; each joint, tip to root, moves onto the line to
- *              the joint it came from, one bone length from the joint below
- *   bridges    after the backward pass, the first joint k that bones 0 … k − 1 reach from
- *              the root as a straight run and one closing bone (the analytic two-bone step
- *              with the run as one side), or else as two straight runs split where they are
- *              nearest equal (a chain that must fold back on itself: a long bone, then short
- *              ones): placed so, the lane reaches in this iteration, the rest of the chain
- *              keeping the backward pass's places
- *   forward    for lanes no bridge fits: the root goes back to its place; each bone aims
- *              where the next one can close exactly onto the joint two further on, as the
- *              backward pass left it
- *   out of reach  a target at least the chain's length from the root: the chain lies straight
- *              toward it (one iteration)
- *   crawls     a lane whose distance to the target has not halved over 8 iterations, or
- *              (under a cap of 16 or more) that has used half its iterations, alternates
- *              CCD sweeps (each joint, tip to root, turns the rest so that the end points at
- *              the target; then the bones are re-spaced to their lengths) with FABRIK's
- *              passes: the sweeps only ever move the end nearer, the passes keep finding a
- *              way where sweeps alone stick (near the inside of the reach)
- *   stalls     a lane whose distance to the target stops falling (by 1e-3 of its tolerance)
- *              short of a target strictly inside the shell its end can reach is bent a little
- *              about an axis across the line to the target, at most twice and never on its
- *              last iteration, then gives up; a stalled lane outside that shell stops
- * The tolerance is as for reach_fabrik_solve: `tolerance`, or 0 for 1e-4 × each chain's
- * length, and never below 16 ε × the largest coordinate in play (the root's or the target's,
- * plus the chain's length).
- *
- * Joint limits are for the single-chain solver (reach_fabrik_solve on a skeleton): the batch
- * has free joints only, and neither orientation targets nor several effectors.
+ * A crowd's tails, tentacles or spines are chains with the same number of bones and free (ball)
+ * joints, one position target at each end. The batch takes them as structure of arrays and
+ * solves them in lock-step across SIMD lanes (SSE2, AVX2 or AVX-512 on x86-64, chosen at run
+ * time, NEON on 64-bit Arm, wasm SIMD on the web, and a scalar path that is always built). Each
+ * lane stops at its own tolerance: a chain that is done is not written again while the others
+ * in its group go on. No joint limits, orientation targets or several effectors: those are the
+ * single-chain solver's (fabrik.h). The tolerance is as for reach_fabrik_solve.
  *
  * What is promised:
  *   - every chain's answer is the same bits whichever kernel solves it (the scalar path or any
@@ -48,16 +18,12 @@
  *     that error in the bones whose aim falls on their joint
  *   - `reached` is exactly `residual <= tolerance`, and the residual is the end joint's true
  *     distance to the target as computed from the output joints
- *   - against reach_fabrik_solve on the same chain of ball joints (bones along +y, no
- *     limits) from a cold start along +y: where it reaches, the batch reaches or runs to its
- *     cap trying, never giving up early (the fuzz target checks this). On seeded sets the
- *     batch misses nothing on ordinary and folding chains; near the inside of the reach of
- *     middle-heavy ones it misses about 7 % and the single solver about 5 %
- *     (tests/test_fabrik_batch.c), not the same ones. The poses of the two are close on
- *     chains that start bent, not the same bits (the single solver turns rotations, the batch
- *     moves points, and bridges where the single solver iterates); from a straight rest the
- *     single solver first lays the chain on an arc (fabrik.h), the batch bridges from the line
+ *   - where reach_fabrik_solve reaches on the same chain from a cold start, the batch reaches
+ *     or runs to its cap trying, never giving up early (the fuzz target checks this); the
+ *     poses are close, not the same bits
  *   - out of reach: the chain lies straight from its root toward the target.
+ * The method step by step (backward pass, bridges, forward pass, crawls, stalls) and measured
+ * rates: docs/solvers.md.
  *
  * Layout: joint j of chain i is at joints.x[j * stride + i] (likewise .y and .z), bone b's
  * length at lengths[b * stride + i]; roots and targets have one entry per chain. */

@@ -66,8 +66,8 @@ typedef struct reach_solver_settings {
      * of the effectors' common hierarchy. Default -1. */
     int root_bone;
 
-    /** FABRIK: when a target is out of reach, move the chain's root toward it (seed 003's
-     * option) instead of stretching the chain straight. Default 0. */
+    /** FABRIK: when a target is out of reach, move the chain's root toward it (a movable base) instead of stretching
+     * the chain straight. Default 0. */
     int fabrik_move_root;
 
     /** CCD: the largest rotation a joint may make in one step, rad; 0: no cap. Default 0. */

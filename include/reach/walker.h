@@ -17,7 +17,7 @@
  *   3-D   the ground comes from a caller-supplied query (height and normal under a point);
  *         the body's height and tilt follow the planted feet; feet swing through the air and
  *         knees bend toward each leg's knee direction in 3-D.
- *   2-D   the top view of the seeds' spider: everything lies in the plane z = 0, the body
+ *   2-D   the top view of the standard spider: everything lies in the plane z = 0, the body
  *         neither rises nor tilts, a swing's height is reported as `lift` only, and legs bend
  *         in the plane, on the side of their knee direction.
  *
@@ -27,7 +27,7 @@
  * the same bits) and safe to call from many threads on different walkers. Invalid input
  * returns an error and leaves the walker exactly as it was.
  *
- * Also here: the standard creature (the seeds' spider and its six-, four- and two-legged
+ * Also here: the standard creature (the eight-legged spider and its six-, four- and two-legged
  * kin), and the standard paths and terrains that the CLI, the demo and the web page share. */
 #ifndef REACH_WALKER_H
 #define REACH_WALKER_H
@@ -196,7 +196,7 @@ REACH_API int reach_walker_gait_group(int leg_count, int leg);
  * REACH_WALKER_MAX_LEGS) with hips in pairs from 0.8 ahead of the body origin to 0.8 behind
  * it, 0.5 to each side; feet 1.2 out from the hips, fanned forward at the front and back at
  * the rear; grouped by reach_walker_gait_group. Two-bone legs have bones of 1.1 and 1.3; FABRIK
- * legs three bones of 0.9, 0.85 and 0.65 (the seeds' spider's proportions) without limits,
+ * legs three bones of 0.9, 0.85 and 0.65 (the standard spider's proportions) without limits,
  * starting bent toward their knees. Both reach 2.4. Suits reach_walker_default_def(). */
 REACH_API reach_status reach_walker_standard_legs(int leg_count, reach_leg_solver solver, reach_walker_leg_def *legs);
 
