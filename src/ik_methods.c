@@ -4,10 +4,6 @@
  * straight toward a target out of it, hands over to FABRIK's iterations there. */
 #include "ik_methods.h"
 
-/* A lone target this share of the chain's length or more from the root (and within reach) is
- * near the edge of the reach, where sweeps crawl: each turn moves the end across the chain, and
- * straightening it is a second-order move. */
-#define NEAR_EDGE_RATIO REACH_R(0.9)
 /* On a chain of cones the hand-off waits until this many sweeps in a row have not halved the
  * error: sweeps that close in on their own, if slowly, are left to it (a hand-off's pose can lie
  * in another valley of the limits than the one the sweeps were closing in on). */
@@ -39,31 +35,31 @@ static void ccd_prepare(reach__ik *ik, const reach_solver_settings *settings) {
     }
 }
 
-static int near_the_edge(const reach__ik *ik) {
-    reach_real distance = reach_vec3_distance(ik->targets[0].position, ik->pos[ik->root]);
-    return distance >= NEAR_EDGE_RATIO * ik->chain_length && distance <= ik->chain_length + ik->tolerance;
+/* Within the chain's reach (and its tolerance): out of it, sweeps settle where a curled chain
+ * lies nearest, and FABRIK's straight line can end further from the target than they. */
+static int within_reach(const reach__ik *ik) {
+    return reach_vec3_distance(ik->targets[0].position, ik->pos[ik->root]) <= ik->chain_length + ik->tolerance;
 }
 
-/* Whether the sweeps on a chain of cones may hand over now: a lone target near the edge of the
- * reach, no hand-off begun or given up, and no kick: from the bent pose FABRIK's iterations
+/* Whether the sweeps on a chain of cones may hand over now: a lone target within the reach, no
+ * hand-off begun or given up, and no kick: from the bent pose FABRIK's iterations
  * would be judged against a pose worse than the sweeps had found, and could end further than
  * the solve started. */
 static int may_hand_off(const reach__ik *ik) {
-    return ik->handoff.allowed && ik->handoff.guarded && !ik->handoff.active && !ik->kicked && near_the_edge(ik);
+    return ik->handoff.allowed && ik->handoff.guarded && !ik->handoff.active && !ik->kicked && within_reach(ik);
 }
 
-/* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it reaches or at
- * least halves the error; otherwise the pose goes back and sweeps take over for good. Within
- * cones FABRIK's passes can drift where the limits bend them, so unguarded they could raise the
- * error, and they too can crawl: then the sweeps, which the hand-off was to outpace, get the
- * budget back. Returns whether the iteration was kept. */
+/* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it reaches or
+ * lowers the error; otherwise the pose goes back and sweeps take over for good. Within cones
+ * FABRIK's passes can drift where the limits bend them, so unguarded they could raise the
+ * error. Returns whether the iteration was kept. */
 static int guarded_fabrik_iteration(reach__ik *ik, int *limited) {
     reach_real before = reach__ik_weighted_error(ik);
     reach__ik_keep_rotations(ik);
     *limited = reach__fabrik_iterate(ik);
     reach__ik_sync_rotations(ik);
     reach_real residual, angle_residual, after;
-    if (reach__ik_assess(ik, &residual, &angle_residual, &after) || after <= REACH_R(0.5) * before) return 1;
+    if (reach__ik_assess(ik, &residual, &angle_residual, &after) || after < before) return 1;
     reach__ik_restore_rotations(ik);
     ik->handoff.allowed = 0;
     ik->handoff.active = 0;
@@ -75,11 +71,12 @@ static int guarded_fabrik_iteration(reach__ik *ik, int *limited) {
  * after 64 sweeps). There FABRIK's iteration does: straight toward the target, or the bridge
  * from the root. Not with an end that slides (FABRIK keeps the link lengths of the start), not
  * under a cap on the steps (FABRIK's iteration knows none; and a capped solve crawls by
- * design). On chains of cones it takes over only near the edge of the reach, after
- * CONE_CRAWL_SWEEPS crawling sweeps (or, as the stalled solve's remedy, when the sweeps stall
- * where the driver has no kick to try; never after a kick), and only while each of its
- * iterations reaches or halves the error: elsewhere (mid-reach, or out of reach where a curled
- * chain lies) its iterations can lead the chain where sweeps do better. */
+ * design). On chains of cones, where sweeps crawl too (a tenth of the targets of ten-bone
+ * chains of 0.8 rad cones missed after 256 sweeps), it takes over for a target within the
+ * reach after CONE_CRAWL_SWEEPS crawling sweeps (or, as the stalled solve's remedy, when the
+ * sweeps stall where the driver has no kick to try; never after a kick), and only while each
+ * of its iterations reaches or lowers the error: out of reach, where a curled chain lies, its
+ * straight line can end further from the target than the sweeps. */
 static int ccd_iterate(reach__ik *ik) {
     if (ik->handoff.allowed && !ik->handoff.guarded &&
         (reach__ik_target_out_of_reach(ik) || (reach__ik_crawling(ik) && ik->lone_chain)))
