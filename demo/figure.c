@@ -55,6 +55,17 @@ void demo_figure_init(demo_figure *f) {
     reach_pose_rest(&f->skeleton, f->pose);
 }
 
+/* A bone's length: its rest offset from its parent's joint. */
+static double offset_length(int bone) { return hypot(bones[bone].x, bones[bone].y); }
+
+double demo_figure_hand_span(void) {
+    const bone_def *left = &bones[DEMO_FIG_L_UPPER], *right = &bones[DEMO_FIG_R_UPPER];
+    double shoulders = hypot(right->x - left->x, right->y - left->y);
+    /* Each arm: the upper arm is the forearm's offset, the forearm the hand's. */
+    return shoulders + offset_length(DEMO_FIG_L_FORE) + offset_length(DEMO_FIG_L_HAND) +
+           offset_length(DEMO_FIG_R_FORE) + offset_length(DEMO_FIG_R_HAND);
+}
+
 void demo_figure_points(const demo_figure *f, reach_vec2 *points) {
     reach_transform world[DEMO_FIG_BONES];
     reach_forward_kinematics(&f->skeleton, f->pose, world);

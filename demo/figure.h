@@ -43,6 +43,10 @@ typedef struct demo_figure {
  * into the struct: do not copy a built figure. */
 void demo_figure_init(demo_figure *figure);
 
+/* The farthest the two hands can be apart, whatever the joints do: shoulder to shoulder plus
+ * both arms at full length. Targets farther apart than this are out of reach together. */
+double demo_figure_hand_span(void);
+
 /* Joint positions (x, y) of the pose, one per bone. */
 void demo_figure_points(const demo_figure *figure, reach_vec2 *points);
 

@@ -32,22 +32,23 @@ static void put_style(FILE *f) {
             "h1 { font-size: 1.6em; margin-bottom: 0.2em; }\n"
             "p.lead, p.caption, p.meta { color: %s; }\n"
             "section { background: %s; border-radius: 8px; padding: 1em; margin: 1.5em 0; }\n"
-            "section h2 { font-size: 1.15em; margin: 0 0 0.3em; }\n"
+            "section h2 { margin: 0; }\n"
             "img { display: block; max-width: 100%%; height: auto; border-radius: 4px; }\n"
             "a { color: %s; }\n"
             "</style>\n",
             background, text, muted, panel, accent);
 }
 
+/* Each animation prints its own title in its header, so the section's heading is the image
+ * itself, named by its title: the title shows once, and is read once. */
 static void put_scene(FILE *f, const demo_scene *scene, const demo_render_result *result) {
-    fprintf(f, "<section id=\"%s\">\n<h2>", scene->name);
+    fprintf(f, "<section id=\"%s\">\n<h2><img src=\"%s.gif\" width=\"%d\" height=\"%d\" alt=\"", scene->name,
+            scene->name, scene->width, scene->height);
     put_escaped(f, scene->title);
-    fputs("</h2>\n<p class=\"caption\">", f);
+    fputs("\"></h2>\n<p class=\"caption\">", f);
     put_escaped(f, scene->caption);
-    fprintf(f, "</p>\n<img src=\"%s.gif\" width=\"%d\" height=\"%d\" alt=\"", scene->name, scene->width, scene->height);
-    put_escaped(f, scene->title);
     fprintf(f,
-            "\">\n<p class=\"meta\">%d frames, %.1f s &middot; <a href=\"%s.gif\">GIF</a> &middot; "
+            "</p>\n<p class=\"meta\">%d frames, %.1f s &middot; <a href=\"%s.gif\">GIF</a> &middot; "
             "<a href=\"%s.png\">still</a></p>\n</section>\n",
             result->frames, result->seconds, scene->name, scene->name);
 }

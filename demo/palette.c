@@ -1,5 +1,5 @@
 /* The demo's colours: a dark slate ground with light bones, a warm joint and a cool target,
- * after the look of the two-bone demo in seed 000. Status colours (green, red) are kept for
+ * after the look of the two-bone scene. Status colours (green, red) are kept for
  * status only. */
 #include <stdio.h>
 

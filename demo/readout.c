@@ -3,10 +3,11 @@
 
 #include "readout.h"
 
-const char *demo_solve_status(const reach_solve_result *result, demo_colour *colour) {
+const char *demo_solve_status(const reach_solve_result *result, int beyond_reach, demo_colour *colour) {
     *colour = result->reached ? DEMO_REACHED : DEMO_UNREACHED;
     if (result->reached) return "reached";
-    return result->limited ? "held by limits" : "out of reach";
+    if (beyond_reach) return "out of reach";
+    return result->limited ? "held by limits" : "stopped short";
 }
 
 void demo_format_residual(double value, char *text, size_t size) {

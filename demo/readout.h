@@ -8,9 +8,13 @@
 #include "canvas.h"
 #include "walk_run.h"
 
-/* "reached"; "held by limits" when a joint limit was active and the target was missed;
- * otherwise "out of reach". *colour gets the status colour. */
-const char *demo_solve_status(const reach_solve_result *result, demo_colour *colour);
+/* How a solve ended, in words: "reached"; "out of reach" when the scene knows its targets lie
+ * beyond what the bones can span, whatever their limits (beyond_reach nonzero); else "held by
+ * limits" when the solver reports a joint at an end of its range; else "stopped short" (the
+ * solve ran out of iterations or stalled). The solver's `limited` alone cannot tell the first
+ * from the second: an arm stretched toward a target too far away has its elbow straight, at the
+ * end of its range. *colour gets the status colour. */
+const char *demo_solve_status(const reach_solve_result *result, int beyond_reach, demo_colour *colour);
 
 /* A distance in scene units, compactly: fixed point down to 1e-3, powers of ten below. */
 void demo_format_residual(double value, char *text, size_t size);

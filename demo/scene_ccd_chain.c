@@ -96,7 +96,9 @@ static void draw_wall(demo_canvas *canvas, const demo_view2d *view) {
 
 static void draw_info(demo_canvas *canvas, const moment *m) {
     demo_colour colour;
-    const char *status = demo_solve_status(&m->result, &colour);
+    reach_vec2 goal = vec2(places[m->place][0], places[m->place][1]);
+    int beyond = (double)reach_vec2_distance(goal, root_position) > REACH_M;
+    const char *status = demo_solve_status(&m->result, beyond, &colour);
     if (!m->result.reached && m->place < PLACES - 1) {
         status = "closing in";
         colour = DEMO_JOINT;

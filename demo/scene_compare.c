@@ -23,11 +23,11 @@
 #define SCRATCH  (64 * 1024)
 
 #define WIDTH       960
-#define HEIGHT      800
+#define HEIGHT      880
 #define COLUMNS     3
 #define PANEL_GAP   12
 #define TITLE_BAND  24
-#define VIEW_HEIGHT 176
+#define VIEW_HEIGHT 216
 #define PLOT_HEIGHT 38
 
 static const double lengths_m[BONES] = {0.3, 0.26, 0.22, 0.18, 0.14, 0.1};
@@ -124,8 +124,9 @@ static panel panel_of(int index) {
 
 static void draw_view(demo_canvas *canvas, const panel *p, const run *r, double t) {
     double top = p->top + TITLE_BAND;
-    demo_view2d view =
-        demo_view2d_fit(vec2(-1.25, -0.62), vec2(1.25, 1.42), p->left, top + 4, p->width, VIEW_HEIGHT - 8);
+    /* The whole reach circle and the path's top beyond it. */
+    demo_view2d view = demo_view2d_fit(vec2(-REACH_M - 0.05, -REACH_M - 0.05), vec2(REACH_M + 0.05, 1.42), p->left,
+                                       top + 4, p->width, VIEW_HEIGHT - 8);
     demo_draw_grid_2d(canvas, &view, p->left, top, p->width, VIEW_HEIGHT, 0.5);
     cairo_save(canvas->cr);
     cairo_rectangle(canvas->cr, p->left, top, p->width, VIEW_HEIGHT);
@@ -141,11 +142,12 @@ static void draw_view(demo_canvas *canvas, const panel *p, const run *r, double 
     cairo_restore(canvas->cr);
 }
 
-static void draw_title(demo_canvas *canvas, const panel *p, const run *r, const solver_def *def) {
+static void draw_title(demo_canvas *canvas, const panel *p, const run *r, const solver_def *def, double t) {
     double y = p->top + 16;
     demo_draw_text(canvas, p->left, y, def->name, 14, DEMO_TEXT, DEMO_ALIGN_LEFT, 1);
     demo_colour colour;
-    const char *status = demo_solve_status(&r->result, &colour);
+    int beyond = (double)reach_vec2_length(target_at(t)) > REACH_M;
+    const char *status = demo_solve_status(&r->result, beyond, &colour);
     demo_draw_text(canvas, p->left + p->width, y, status, 12.5, colour, DEMO_ALIGN_RIGHT, 1);
     char line[64], residual[24];
     demo_format_residual((double)r->result.residual, residual, sizeof residual);
@@ -193,7 +195,7 @@ static reach_status draw_compare(demo_canvas *canvas, const demo_frame *frame) {
     for (int s = 0; s < SOLVERS; s++) {
         panel p = panel_of(s);
         draw_view(canvas, &p, &runs[s], t);
-        draw_title(canvas, &p, &runs[s], &solvers[s]);
+        draw_title(canvas, &p, &runs[s], &solvers[s], t);
         draw_plots(canvas, &p, &runs[s], shown);
     }
     return REACH_OK;

@@ -193,7 +193,8 @@ static void draw_linkage(demo_canvas *canvas, const demo_view2d *view, const fra
 
 static void draw_info(demo_canvas *canvas, const frame_state *f) {
     demo_colour colour;
-    const char *status = demo_solve_status(&f->result, &colour);
+    /* The crank's target lies on the crank's circle: never beyond reach. */
+    const char *status = demo_solve_status(&f->result, 0, &colour);
     demo_info info = demo_info_begin(canvas, DEMO_INFO_WIDTH, 80, "FABRIK, loop",
                                      f->result.reached ? "loop closed" : status, colour);
     char value[48];

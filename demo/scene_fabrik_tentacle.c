@@ -105,7 +105,7 @@ static int draw_wedges(demo_canvas *canvas, const demo_view2d *view, const tenta
 
 static void draw_info(demo_canvas *canvas, const tentacle *s, int at_limit, double t) {
     demo_colour colour;
-    const char *status = demo_solve_status(&s->result, &colour);
+    const char *status = demo_solve_status(&s->result, (double)reach_vec2_length(target_at(t)) > REACH_M, &colour);
     demo_info info = demo_info_begin(canvas, DEMO_INFO_WIDTH, 78, "FABRIK 2-D", status, colour);
     char value[48];
     snprintf(value, sizeof value, "%d", s->result.iterations);

@@ -119,11 +119,19 @@ static void draw_targets(demo_canvas *canvas, const demo_view2d *view, const rea
     }
 }
 
+/* Whether the targets are farther apart than the hands can span: then no pose reaches both, however
+ * the joints turn. (The solver reports `limited` there too, for a reason of its own: each arm
+ * reaches out straight, its elbow at the end of its range.) */
+static int beyond_reach(double t) {
+    return (double)reach_vec2_distance(left_target(t), right_target(t)) > demo_figure_hand_span();
+}
+
 static void draw_info(demo_canvas *canvas, const reach_vec2 *points, double t) {
     static const int hands[2] = {DEMO_FIG_L_HAND, DEMO_FIG_R_HAND};
     static const char *names[2] = {"left miss", "right miss"};
     demo_colour colour;
-    const char *status = demo_solve_status(&state.result, &colour);
+    int beyond = beyond_reach(t);
+    const char *status = demo_solve_status(&state.result, beyond, &colour);
     demo_info info = demo_info_begin(canvas, DEMO_INFO_WIDTH, 78, "FABRIK, tree",
                                      state.result.reached ? "both reached" : status, colour);
     char value[48];
@@ -135,7 +143,7 @@ static void draw_info(demo_canvas *canvas, const reach_vec2 *points, double t) {
     }
     snprintf(value, sizeof value, "%.1f : %.1f", weight_of(0, t), weight_of(1, t));
     demo_info_row(&info, "weights", value, DEMO_TEXT);
-    if (apart(t) > 0.5) {
+    if (beyond) {
         demo_info_note(&info, "targets beyond reach:");
         demo_info_note(&info, "the heavier one gets nearer");
     } else {

@@ -1,4 +1,4 @@
-/* Seed 002's spider from above: the standard eight-legged creature walks a figure-eight in
+/* The spider from above: the standard eight-legged creature walks a figure-eight in
  * 2-D. The body follows the path; each foot stays planted until it strays further than the
  * step threshold from its rest position (the faint circles), then swings to land ahead of it.
  * The two gait groups (the alternating tetrapod) never swing together. Each leg is solved by
@@ -159,9 +159,9 @@ static reach_status draw_spider_2d(demo_canvas *canvas, const demo_frame *frame)
 
 const demo_scene demo_scene_spider_2d = {
     .name = "spider_2d",
-    .title = "The walker: seed 002's spider on a figure-eight",
+    .title = "The walker: an eight-legged spider on a figure-eight",
     .subtitle = "A foot steps when it strays past the threshold circle; the two gait groups never swing together.",
-    .caption = "The eight-legged spider from seed 002, seen from above, walks a figure-eight: planted feet stay "
+    .caption = "The library's standard eight-legged creature, seen from above, walks a figure-eight: planted feet stay "
                "put until they stray past their step threshold, then swing ahead, the two groups of the alternating "
                "tetrapod in turn, each leg solved by the two-bone solver.",
     .draw = draw_spider_2d,

@@ -1,4 +1,4 @@
-/* Seed 000's scene: a two-bone arm in the plane, solved without trigonometry, follows a target
+/* A two-bone arm in the plane, solved without trigonometry, follows a target
  * along a Lissajous figure inside its reach, then along a spiral that leaves the reach annulus
  * on both sides (too far: the arm lies straight toward the target; too near: it folds). Both
  * reach circles are drawn, and the circles of radius L1 around the shoulder and L2 around the

@@ -5,7 +5,7 @@
 #include "scene.h"
 
 const demo_scene *const demo_scenes[] = {
-    &demo_scene_two_bone_2d,     /* seed 000's analytic two-bone arm */
+    &demo_scene_two_bone_2d,     /* the analytic two-bone arm in the plane */
     &demo_scene_leg_3d,          /* two-bone legs with poles on steps */
     &demo_scene_fabrik_tentacle, /* FABRIK 2-D with angle limits */
     &demo_scene_fabrik_tree,     /* FABRIK with two weighted effectors */

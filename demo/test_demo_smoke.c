@@ -3,7 +3,7 @@
  * size, palette, delays and looping; that replaying its frames (changed rectangles with
  * transparent unchanged pixels) gives exactly each frame as rendered; that the PNG still is
  * the frame it names; that output is identical from run to run; and that index.html lists
- * every scene.
+ * every scene, with its title once.
  *
  * Usage: test_demo_smoke DIR (a folder in which to make the temporary one). */
 #define _POSIX_C_SOURCE 200809L
@@ -209,6 +209,15 @@ static void palette_keeps_the_demo_colours_exact(void **state) {
     free(palette);
 }
 
+static int occurrences(const char *text, const char *part) {
+    int count = 0;
+    for (const char *at = strstr(text, part); at; at = strstr(at + 1, part))
+        count++;
+    return count;
+}
+
+/* Every scene's animation and caption are on the page, and its title once: the animation
+ * prints the title in its header, so the page does not print it again. */
 static void index_lists_every_scene(void **state) {
     (void)state;
     static demo_render_result results[DEMO_MAX_SCENES];
@@ -227,6 +236,7 @@ static void index_lists_every_scene(void **state) {
         snprintf(image, sizeof image, "src=\"%s.gif\"", demo_scenes[i]->name);
         assert_non_null(strstr(page, image));
         assert_non_null(strstr(page, demo_scenes[i]->caption));
+        assert_int_equal(occurrences(page, demo_scenes[i]->title), 1);
     }
     free(page);
     free(bytes);

@@ -12,6 +12,7 @@ import { crowdChecks } from './crowd.checks.mjs';
 import { tentaclesChecks } from './tentacles.checks.mjs';
 import { playgroundChecks } from './playground.checks.mjs';
 import { layoutChecks } from './layout.checks.mjs';
+import { handlesChecks } from './handles.checks.mjs';
 import { announceChecks } from './announce.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
@@ -26,5 +27,6 @@ await crowdChecks();
 await tentaclesChecks();
 await playgroundChecks();
 await layoutChecks();
+await handlesChecks();
 await announceChecks();
 process.exit(summary());

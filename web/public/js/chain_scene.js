@@ -1,6 +1,6 @@
 // The IK chain scene: a chain solver, a target (and a pole), the bones, soft IK, bend limits
 // and the iteration cap, as far as the solver takes them.
-import { drawChainScene } from './draw.js';
+import { HANDLE_RADIUS, drawChainScene } from './draw.js';
 import { LENGTH_RANGE } from './panel.js';
 
 const VIEW_3D = { yaw: -0.55, pitch: 0.42 };
@@ -119,11 +119,20 @@ export class ChainScene {
   }
 
   // What the canvas shows: the chain at full stretch with room around it, in 3-D with the view
-  // lowered to take in the floor under it.
+  // lowered to take in the floor under it. Each view frames the world differently (and a 2-D
+  // view flattens what a 3-D one dragged out of the plane), so a handle that the last view, or
+  // the last size of the canvas, showed near its edge may now lie past it: it comes back inside,
+  // in the plane facing the viewer, where it can be seen and grabbed, and the chain follows.
   fit(width, height) {
+    const { app } = this;
     const reach = sum(this.lengths);
-    if (this.solver.dims === 3) this.app.view.fit(width, height, Math.max(2.7, 1.45 * reach), [0, -0.45 * reach, 0]);
-    else this.app.view.fit(width, height, Math.max(2.5, 1.3 * reach));
+    if (this.solver.dims === 3) app.view.fit(width, height, Math.max(2.7, 1.45 * reach), [0, -0.45 * reach, 0]);
+    else app.view.fit(width, height, Math.max(2.5, 1.3 * reach));
+    const target = app.view.keptOnCanvas(app.target, HANDLE_RADIUS);
+    const pole = app.view.keptOnCanvas(app.pole, HANDLE_RADIUS);
+    if (target === app.target && pole === app.pole) return;
+    Object.assign(app, { target, pole });
+    this.solve();
   }
 
   range() {

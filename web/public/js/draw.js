@@ -14,7 +14,8 @@ export const PALETTE = {
   planted: '#2f9e44',
   pole: '#6741d9',
   miss: '#e03131',
-  limit: 'rgba(47, 158, 68, 0.14)',
+  limit: 'rgba(47, 158, 68, 0.24)',
+  limitEdge: 'rgba(43, 138, 62, 0.85)',
   text: '#475569',
   axes: ['#e03131', '#2f9e44', '#1c7ed6'],
 };
@@ -46,11 +47,14 @@ export function drawChainScene(ctx, view, scene) {
   if (scene.pole) drawPoleGuide(ctx, view, scene);
   drawMiss(ctx, view, scene);
   drawChain(ctx, view, scene.joints);
-  drawTarget(ctx, view, scene.target);
+  drawTargetMark(ctx, view, scene.target);
   if (scene.pole) drawPole(ctx, view, scene.pole);
   const keyed = scene.keyHandle === 'pole' ? scene.pole : scene.keyHandle === 'target' ? scene.target : null;
   if (keyed) drawKeyRing(ctx, view, keyed);
   if (scene.dims === 3) drawAxesGizmo(ctx, view, height);
+  // The handles' names last, over the bones.
+  label(ctx, 'target', view.project(scene.target), PALETTE.target);
+  if (scene.pole) label(ctx, 'pole', view.project(scene.pole), PALETTE.pole);
 }
 
 // A dashed ring around the handle the arrow keys move.
@@ -76,10 +80,23 @@ export function circle(ctx, c, radius) {
   ctx.arc(c[0], c[1], radius, 0, 2 * Math.PI);
 }
 
+// A name beside the point `at` (up and to the right of a handle there), in a halo of the
+// background's colour so that it reads over bones and lines. Drawn after what it names.
 export function label(ctx, text, at, color) {
-  ctx.font = '12px system-ui, sans-serif';
+  haloText(ctx, text, [at[0] + HANDLE_RADIUS + 4, at[1] - HANDLE_RADIUS + 2], color, '600 12px system-ui, sans-serif');
+}
+
+// Text at a canvas point, its letters ringed by the background's colour.
+export function haloText(ctx, text, [x, y], color, font) {
+  ctx.save();
+  ctx.font = font;
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 4;
+  ctx.strokeStyle = PALETTE.background;
+  ctx.strokeText(text, x, y);
   ctx.fillStyle = color;
-  ctx.fillText(text, at[0] + HANDLE_RADIUS + 4, at[1] - HANDLE_RADIUS + 2);
+  ctx.fillText(text, x, y);
+  ctx.restore();
 }
 
 // 2-D: a square grid in world units (0.5, 1 or 2, whichever stays readable), with the axes
@@ -170,10 +187,13 @@ export function drawDrops(ctx, view, drops) {
 }
 
 // 2-D: at each joint past the root, the wedge its bone may point into: ±limit about the
-// direction of the bone before it.
+// direction of the bone before it, filled and outlined so that it reads on the grid.
 function drawLimits(ctx, view, joints, limit) {
   const radius = 0.7 * Math.min(...joints.slice(1).map((p, i) => Math.hypot(p[0] - joints[i][0], p[1] - joints[i][1])));
   ctx.fillStyle = PALETTE.limit;
+  ctx.strokeStyle = PALETTE.limitEdge;
+  ctx.lineWidth = 1.5;
+  ctx.lineJoin = 'round';
   for (let i = 1; i < joints.length - 1; i++) {
     const [x, y] = view.project(joints[i]);
     // Canvas angles run clockwise, world angles counter-clockwise.
@@ -183,6 +203,7 @@ function drawLimits(ctx, view, joints, limit) {
     ctx.arc(x, y, radius * view.scale, along - limit, along + limit);
     ctx.closePath();
     ctx.fill();
+    ctx.stroke();
   }
 }
 
@@ -247,7 +268,14 @@ function drawChain(ctx, view, joints) {
   ctx.fill();
 }
 
+// The target: its mark, then its name.
 export function drawTarget(ctx, view, target) {
+  drawTargetMark(ctx, view, target);
+  label(ctx, 'target', view.project(target), PALETTE.target);
+}
+
+// A ring with a cross hair's four ticks.
+export function drawTargetMark(ctx, view, target) {
   const p = view.project(target);
   ctx.strokeStyle = PALETTE.target;
   ctx.lineWidth = 2.5;
@@ -258,7 +286,6 @@ export function drawTarget(ctx, view, target) {
   line(ctx, [p[0] + 4, p[1]], [p[0] + HANDLE_RADIUS + 4, p[1]]);
   line(ctx, [p[0], p[1] - HANDLE_RADIUS - 4], [p[0], p[1] - 4]);
   line(ctx, [p[0], p[1] + 4], [p[0], p[1] + HANDLE_RADIUS + 4]);
-  label(ctx, 'target', p, PALETTE.target);
 }
 
 function drawPole(ctx, view, pole) {
@@ -272,7 +299,6 @@ function drawPole(ctx, view, pole) {
   ctx.lineTo(p[0] - r, p[1]);
   ctx.closePath();
   ctx.fill();
-  label(ctx, 'pole', p, PALETTE.pole);
 }
 
 // 3-D: which way x, y and z point, in the lower left corner.

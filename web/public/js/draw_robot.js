@@ -1,7 +1,7 @@
 // Drawing the robot arm: the floor, the links between the joint frames, each joint's housing
 // along its axis, the tool frame (solid) and the target frame (dashed), and drop lines to the
 // floor. Everything here reads the solved frames; nothing computes a pose.
-import { PALETTE, circle, clear, drawAxesGizmo, drawDrops, drawTarget, label, line } from './draw.js';
+import { PALETTE, circle, clear, drawAxesGizmo, drawDrops, drawTargetMark, label, line } from './draw.js';
 
 // Metres. The floor under the reach of the arm, and the grid on it.
 const FLOOR = { xMin: -1.1, xMax: 0.5, yMin: -0.8, yMax: 0.8, step: 0.1 };
@@ -24,7 +24,7 @@ export function drawRobotScene(ctx, view, scene) {
   drawFloor(ctx, view);
   const drop = (p, color) => [p, [p[0], p[1], 0], color];
   drawDrops(ctx, view, [drop(scene.target, PALETTE.target), drop(tool.origin, PALETTE.reach)]);
-  drawArm(ctx, view, scene.frames);
+  const housings = drawArm(ctx, view, scene.frames);
   if (!scene.reached) {
     ctx.strokeStyle = PALETTE.miss;
     ctx.lineWidth = 1.5;
@@ -34,8 +34,14 @@ export function drawRobotScene(ctx, view, scene) {
   }
   if (scene.orientation) drawFrame(ctx, view, scene.goal, GOAL_AXIS, 2, [6, 4]);
   drawFrame(ctx, view, tool, TOOL_AXIS, 3, []);
-  drawTarget(ctx, view, scene.target);
+  drawTargetMark(ctx, view, scene.target);
   drawAxesGizmo(ctx, view, height);
+  // The labels last, over the arm and the frames.
+  drawJointNumbers(ctx, housings);
+  if (scene.orientation) {
+    label(ctx, 'target frame', view.project(add(scene.goal.origin, scaled(scene.goal.z, GOAL_AXIS))), PALETTE.text);
+  }
+  label(ctx, 'target', view.project(scene.target), PALETTE.target);
 }
 
 function drawFloor(ctx, view) {
@@ -55,7 +61,8 @@ function drawFloor(ctx, view) {
 }
 
 // The arm as thick round-capped strokes, far ones first: the base column, the links between
-// joint origins and, across each joint, its housing along the axis it turns about.
+// joint origins and, across each joint, its housing along the axis it turns about. Returns the
+// housings as drawn, for their numbers.
 function drawArm(ctx, view, frames) {
   const strokes = [{ a: [0, 0, 0], b: frames[0].origin, width: BASE_WIDTH, color: PALETTE.bone }];
   frames.slice(0, -1).forEach((frame, i) => {
@@ -75,9 +82,13 @@ function drawArm(ctx, view, frames) {
     ctx.lineWidth = s.width * view.scale;
     line(ctx, s.a, s.b);
   }
-  // Joint numbers on the housings' ends, so the readout's joint values can be matched to them
-  // (joints 1 and 2 share an origin, but not an axis).
-  for (const s of projected.filter((p) => p.joint)) {
+  return projected.filter((p) => p.joint);
+}
+
+// Joint numbers on the housings' ends, so the readout's joint values can be matched to them
+// (joints 1 and 2 share an origin, but not an axis).
+function drawJointNumbers(ctx, housings) {
+  for (const s of housings) {
     const at = s.b; // the housing's end on the positive side of its axis
     ctx.fillStyle = PALETTE.joint;
     circle(ctx, at, 7);
@@ -103,5 +114,4 @@ function drawFrame(ctx, view, frame, length, width, dash) {
     line(ctx, origin, view.project(add(frame.origin, scaled(axis, length))));
   });
   ctx.setLineDash([]);
-  if (dash.length) label(ctx, 'target frame', view.project(add(frame.origin, scaled(frame.z, length))), PALETTE.text);
 }

@@ -3,6 +3,7 @@
 // canvas the keyboard does the same (KEYS below). A dragged handle stays inside the canvas.
 
 import { HANDLE_RADIUS } from './draw.js';
+import { insideCanvas } from './view.js';
 
 const ORBIT_RADIANS_PER_PIXEL = 0.008;
 // A press that moves less than this (pixels) before it ends is a tap, not a turn of the view.
@@ -50,10 +51,9 @@ export class Pointer {
 
   // A canvas point brought inside the canvas: a handle dragged past its edge (the pointer is
   // captured, so it may go anywhere) stays where it can be seen and grabbed again.
-  inside([x, y]) {
+  inside(point) {
     const rect = this.canvas.getBoundingClientRect();
-    const margin = Math.min(HANDLE_RADIUS, rect.width / 2, rect.height / 2);
-    return [Math.min(Math.max(x, margin), rect.width - margin), Math.min(Math.max(y, margin), rect.height - margin)];
+    return insideCanvas(point, rect.width, rect.height, HANDLE_RADIUS);
   }
 
   // The handle under the pointer, nearest first within the grab radius.

@@ -10,6 +10,13 @@ const PITCH_RANGE = [-1.45, 1.45];
 const fromZUp = (p) => [p[0], p[2], -p[1]];
 const toZUp = (p) => [p[0], -p[2], p[1]];
 
+// A canvas point brought at least `margin` pixels inside a canvas of width × height (to its
+// middle, on a canvas too small for the margin).
+export function insideCanvas([x, y], width, height, margin) {
+  const mx = Math.min(margin, width / 2), my = Math.min(margin, height / 2);
+  return [Math.min(Math.max(x, mx), width - mx), Math.min(Math.max(y, my), height - my)];
+}
+
 export class View {
   constructor() {
     this.yaw = 0;
@@ -17,6 +24,8 @@ export class View {
     this.scale = 100; // pixels per world unit
     this.centerX = 0; // canvas pixels of the focus point
     this.centerY = 0;
+    this.width = 0; // the canvas's size in CSS pixels, as last fitted
+    this.height = 0;
     this.focus = [0, 0, 0]; // the world point drawn at the centre
     this.rows = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
     this.zUp = false;
@@ -35,6 +44,16 @@ export class View {
     this.scale = Math.min(width, height) / (2 * extent);
     this.centerX = width / 2;
     this.centerY = height / 2;
+    this.width = width;
+    this.height = height;
+  }
+
+  // The world point moved in the plane facing the viewer (at its depth) until it is drawn at
+  // least `margin` pixels inside the canvas; a point already there comes back unchanged.
+  keptOnCanvas(world, margin) {
+    const [x, y, depth] = this.project(world);
+    const [insideX, insideY] = insideCanvas([x, y], this.width, this.height, margin);
+    return insideX === x && insideY === y ? world : this.unproject(insideX, insideY, depth);
   }
 
   setAngles(yaw, pitch) {

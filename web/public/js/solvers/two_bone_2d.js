@@ -1,4 +1,4 @@
-// Two-bone IK in the plane (include/reach/two_bone.h), seed 000's scene.
+// Two-bone IK in the plane (include/reach/two_bone.h), solved without trigonometry.
 export default {
   id: 'two-bone-2d',
   name: 'Two-bone, 2-D',

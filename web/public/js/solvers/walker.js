@@ -1,5 +1,5 @@
 // The walker (include/reach/walker.h): the standard creature walking toward the target, seen
-// from above on flat ground (the seeds' spider), or in 3-D on the library's standard terrains.
+// from above on flat ground (the eight-legged spider), or in 3-D on the library's standard terrains.
 
 // reach_walk_terrain_kind, in the library's order.
 export const TERRAINS = [
