@@ -131,7 +131,8 @@ int cli_solve_iterative(const cli_iterative *solver, cli_request *request, reach
         mark_moving(request, root, moving);
         settings.root_bone = root;
         if (settings.max_iterations == 0) settings.max_iterations = CLI_ITERATIVE_DEFAULT_ITERATIONS;
-        if (!(settings.tolerance > 0)) settings.tolerance = REACH_DEFAULT_TOLERANCE_RATIO * moving_length(request, moving, root);
+        if (!(settings.tolerance > 0))
+            settings.tolerance = REACH_DEFAULT_TOLERANCE_RATIO * moving_length(request, moving, root);
         ok = run(solver, request, &settings, result, err);
     }
     if (ok) {

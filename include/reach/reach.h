@@ -11,6 +11,7 @@
  *   ccd                    CCD: cyclic coordinate descent with the same limits and targets
  *   jacobian               Jacobian IK: transpose, pseudoinverse, DLS, SDLS; chains and trees
  *   dh                     robot arms from Denavit–Hartenberg tables
+ *   soa, two_bone_batch    two-bone IK on many limbs at once, structure of arrays, SIMD inside
  *   fabrik_batch           FABRIK on many chains of one shape at once, SIMD inside
  *   walker                 procedural locomotion: legs, gait groups, step rules, ground
  * See README.md and docs/ for the guide. */
@@ -28,7 +29,8 @@
 #include "dh.h"
 #include "status.h"
 #include "two_bone.h"
-#include "batch.h"
+#include "soa.h"
+#include "two_bone_batch.h"
 #include "fabrik_batch.h"
 #include "walker.h"
 

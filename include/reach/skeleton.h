@@ -121,6 +121,22 @@ REACH_API reach_status reach_chain_apply_positions(const reach_skeleton *skeleto
                                                    const reach_vec3 *positions, reach_transform *local,
                                                    reach_transform *world);
 
+/** The tree form of reach_chain_apply_positions. bones[0 .. count) are any bones,
+ * ascending (parents before children); positions[k] is the new world position of bones[k]'s
+ * joint. A listed bone whose parent is not listed stays where it is; every other listed bone's
+ * joint must be where its listed parent puts it (the solver keeps lengths). Each listed bone
+ * turns so that its listed children's joints land on their positions: the smallest swing for
+ * one child, which keeps its twist, and the best-fit rotation (least squares over the children,
+ * nearest the current rotation) for several. A listed bone without listed children keeps its
+ * world rotation. positions are in the skeleton's space, like reach_forward_kinematics's output:
+ * under a scaled or mirrored parent, map them in with the inverse of that parent's affine first.
+ * world must hold the pose's current world transforms; local and world are updated for the
+ * listed bones. Runs in O(count²). Errors (pose untouched): bones out of range or not ascending
+ * (REACH_ERROR_BAD_CHAIN), NaN or infinity (REACH_ERROR_NOT_FINITE). */
+REACH_API reach_status reach_tree_apply_positions(const reach_skeleton *skeleton, const int *bones, int count,
+                                                  const reach_vec3 *positions, reach_transform *local,
+                                                  reach_transform *world);
+
 REACH_EXTERN_C_END
 
 #endif
