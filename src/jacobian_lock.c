@@ -86,7 +86,7 @@ static void fix_direction(const jac_problem *p, jac_workspace *ws, int c, reach_
  * it at a seam that is no limit. */
 static int lock_value_joint(const jac_problem *p, const jac_state *state, const reach_joint *joint, int c, reach_real k,
                             int blocked_only, jac_workspace *ws) {
-    if (ws->locked[c] || (joint->type == REACH_JOINT_HINGE && reach__covers_turn(joint->min, joint->max))) return 0;
+    if (ws->locked[c] || reach__hinge_wraps(joint)) return 0;
     /* Prismatic columns move L per unit (normalised units). */
     reach_real unit = joint->type == REACH_JOINT_PRISMATIC ? p->length : 1;
     reach_real value = state->values[c], change = k * ws->step[c] * unit;

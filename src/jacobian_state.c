@@ -26,18 +26,12 @@ static void write_value(const jac_problem *p, int bone, reach_real value, reach_
     }
 }
 
-/* Whether a joint's value wraps around the circle: a hinge whose range is a whole turn or more
- * (limits_internal.h), which has no limit to stop at. */
-static int wraps(const reach_joint *joint) {
-    return joint->type == REACH_JOINT_HINGE && reach__covers_turn(joint->min, joint->max);
-}
-
 /* Brings a value into its joint's range and writes the bone; returns nonzero at a limit. A
  * hinge that wraps goes on across the ends of its range (shifted by whole turns, the same
  * rotation); any other value is clamped. */
 static int set_value(const jac_problem *p, int bone, reach_real value, jac_state *state) {
     const reach_joint *joint = &p->joints[bone].joint;
-    int wrapping = wraps(joint);
+    int wrapping = reach__hinge_wraps(joint);
     value = wrapping ? reach_angle_clamp(value, joint->min, joint->max) : reach_clamp(value, joint->min, joint->max);
     state->values[p->first_column[bone]] = value;
     write_value(p, bone, value, state->local);
@@ -218,7 +212,7 @@ static reach_real relaxed_value(const reach_joint *joint) {
 /* The change that takes a joint's value to where it relaxes: for a hinge that wraps, the shorter
  * way round to its rest angle, which no limit stands in. */
 static reach_real relaxing_change(const reach_joint *joint, reach_real value) {
-    return wraps(joint) ? reach__wrap_angle(-value) : relaxed_value(joint) - value;
+    return reach__hinge_wraps(joint) ? reach__wrap_angle(-value) : relaxed_value(joint) - value;
 }
 
 void reach__jac_rest_direction(const jac_problem *p, const jac_state *state, reach_real *direction) {

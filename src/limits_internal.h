@@ -13,6 +13,11 @@
  * narrower range is a limit. */
 static inline int reach__covers_turn(reach_real lo, reach_real hi) { return hi - lo >= REACH__TWO_PI; }
 
+/* A hinge with such a range: its angle wraps around the circle, with no limit to stop at. */
+static inline int reach__hinge_wraps(const reach_joint *joint) {
+    return joint->type == REACH_JOINT_HINGE && reach__covers_turn(joint->min, joint->max);
+}
+
 /* The signed angle in (-π, π] equal to `angle` modulo whole turns. */
 reach_real reach__wrap_angle(reach_real angle);
 

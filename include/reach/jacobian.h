@@ -45,13 +45,12 @@
  *
  * Joint limits: a hinge whose range is a whole turn or more (max - min >= 2π, as ±π) has none:
  * its angle wraps across the ends of the range. A joint that a step would carry past a limit
- * moves only up to it, the blocked
- * direction leaves J (a hinge's or prismatic joint's column; a cone's widening turn; a twist
- * range's turn about the bone), and the step is solved again for what is left of the error, so
- * the other joints take up the motion. When that step moved a joint up to a limit and lowers
- * the error at no length (the fixed motions can push the end away faster than the free joints
- * bring it back), it is solved again with only the joints locked that sit on a limit it pushes
- * against. Every step is then clamped into the limits (hinge and
+ * moves only up to it, the blocked direction leaves J (a hinge's or prismatic joint's column; a
+ * cone's widening turn; a twist range's turn about the bone), and the step is solved again for
+ * what is left of the error, so the other joints take up the motion. When that step moved a
+ * joint up to a limit and lowers the error at no length (the fixed motions can push the end away
+ * faster than the free joints bring it back), it is solved again with only the joints locked
+ * that sit on a limit it pushes against. Every step is then clamped into the limits (hinge and
  * prismatic ranges; cone and twist limits through reach_joint_project_rotation). With
  * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
  * move the redundant degrees of freedom, in J's null space (to first order invisible to the
