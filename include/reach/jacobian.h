@@ -19,7 +19,9 @@
  *   REACH_JACOBIAN_TRANSPOSE      Δθ = α Jᵀe, with α = |Jᵀe|² / |JJᵀe|², the step that best
  *                                 reduces the linearised error along Jᵀe
  *   REACH_JACOBIAN_PSEUDOINVERSE  Δθ = J⁺e through an SVD; singular values below a relative
- *                                 cutoff count as zero
+ *                                 cutoff count as zero. Where its full step does not lower
+ *                                 the error, DLS's step is taken instead, and only where that
+ *                                 fails too is its own step halved
  *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e (by Cholesky, L D Lᵀ, no SVD);
  *                                 settings.damping > 0 fixes λ (rig
  *                                 units), 0 adapts it: λ² = min(|e|²/4, 0.01) plus a small
@@ -41,13 +43,14 @@
  * is halved, up to REACH_JACOBIAN_LINE_SEARCH times, and an attempt that cannot improve has
  * stalled.
  *
- * Joint limits: a joint that a step would carry past a limit moves only up to it, the blocked
- * direction leaves J (a hinge's or prismatic joint's column; a cone's widening turn; a twist
- * range's turn about the bone), and the step is solved again for what is left of the error, so
- * the other joints take up the motion. When that step moved a joint up to a limit and lowers
- * the error at no length (the fixed motions can push the end away faster than the free joints
- * bring it back), it is solved again with only the joints locked that sit on a limit it pushes
- * against. Every step is then clamped into the limits (hinge and
+ * Joint limits: a hinge whose range is a whole turn or more (max - min >= 2π, as ±π) has none:
+ * its angle wraps across the ends of the range. A joint that a step would carry past a limit
+ * moves only up to it, the blocked direction leaves J (a hinge's or prismatic joint's column; a
+ * cone's widening turn; a twist range's turn about the bone), and the step is solved again for
+ * what is left of the error, so the other joints take up the motion. When that step moved a
+ * joint up to a limit and lowers the error at no length (the fixed motions can push the end away
+ * faster than the free joints bring it back), it is solved again with only the joints locked
+ * that sit on a limit it pushes against. Every step is then clamped into the limits (hinge and
  * prismatic ranges; cone and twist limits through reach_joint_project_rotation). With
  * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
  * move the redundant degrees of freedom, in J's null space (to first order invisible to the
