@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_write.h"
 #include "utf8.h"
 
 static cJSON *number_array(const reach_real *values, int count) {
@@ -104,23 +105,22 @@ int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform
     return ok || cli_fail(err, "out of memory writing the result");
 }
 
-static int all_finite(const cJSON *item) {
-    if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) return 0;
-    for (const cJSON *child = item->child; child; child = child->next)
-        if (!all_finite(child)) return 0;
-    return 1;
-}
-
 int cli_result_print(FILE *out, const cJSON *result, cli_error *err) {
-    if (!all_finite(result)) return cli_fail(err, "the result is not finite (the input is too large to compute with)");
-    char *text = cJSON_PrintUnformatted(result);
-    if (!text) return cli_fail(err, "out of memory writing the result");
+    char *text = NULL;
+    size_t length = 0;
+    switch (cli_json_write(result, &text, &length)) {
+    case CLI_JSON_WRITTEN: break;
+    case CLI_JSON_NOT_FINITE: return cli_fail(err, "the result is not finite (the input is too large to compute with)");
+    case CLI_JSON_INVALID: return cli_fail(err, "the result holds an item that is no JSON value");
+    case CLI_JSON_NO_MEMORY: return cli_fail(err, "out of memory writing the result");
+    }
     /* A result that did not reach the output (a full disk) is a failure: the exit status must not
      * say it was written. */
+    text[length++] = '\n';
     errno = 0;
-    int written = fprintf(out, "%s\n", text) >= 0;
+    int written = fwrite(text, 1, length, out) == length;
     written = fflush(out) == 0 && written && !ferror(out);
-    cJSON_free(text);
+    free(text);
     if (!written) return cli_fail(err, "cannot write the result: %s", errno ? strerror(errno) : "write error");
     return 1;
 }
