@@ -7,45 +7,39 @@
 
 #include "number_format.h"
 
-typedef struct text_buffer {
-    char *data;
-    size_t length, capacity;
-    cli_json_write_status status;
-} text_buffer;
-
-/* Room for extra more bytes and a NUL; 0 (and the status set) when memory ran out. */
-static int reserve(text_buffer *buffer, size_t extra) {
-    if (buffer->length + extra < buffer->capacity) return 1;
-    size_t capacity = buffer->capacity ? buffer->capacity : 4096;
-    while (capacity <= buffer->length + extra)
+/* Room for extra more bytes and a NUL; 0 (and the status set) when memory ran out or the text
+ * failed before. */
+static int reserve(cli_text *text, size_t extra) {
+    if (text->status != CLI_JSON_WRITTEN) return 0;
+    if (text->length + extra < text->capacity) return 1;
+    size_t capacity = text->capacity ? text->capacity : 4096;
+    while (capacity <= text->length + extra)
         capacity *= 2;
-    char *grown = realloc(buffer->data, capacity);
+    char *grown = realloc(text->data, capacity);
     if (!grown) {
-        buffer->status = CLI_JSON_NO_MEMORY;
+        text->status = CLI_JSON_NO_MEMORY;
         return 0;
     }
-    buffer->data = grown;
-    buffer->capacity = capacity;
+    text->data = grown;
+    text->capacity = capacity;
     return 1;
 }
 
-static void put(text_buffer *buffer, const char *bytes, size_t count) {
-    if (!reserve(buffer, count)) return;
-    memcpy(buffer->data + buffer->length, bytes, count);
-    buffer->length += count;
+void cli_text_raw(cli_text *text, const char *bytes, size_t count) {
+    if (!reserve(text, count)) return;
+    memcpy(text->data + text->length, bytes, count);
+    text->length += count;
+    text->data[text->length] = '\0';
 }
 
-static void put_char(text_buffer *buffer, char c) { put(buffer, &c, 1); }
-
-/* A string escaped as cJSON escapes it: quote, backslash and control characters; other bytes
- * (UTF-8 included) as they are. */
-static void put_string(text_buffer *buffer, const char *string) {
-    put_char(buffer, '"');
+/* Quote, backslash and control characters escaped; other bytes (UTF-8 included) as they are. */
+void cli_text_string(cli_text *text, const char *string) {
+    cli_text_raw(text, "\"", 1);
     const char *run = string ? string : "";
     for (const char *c = run;; c++) {
         unsigned char byte = (unsigned char)*c;
         if (byte > 0x1f && byte != '"' && byte != '\\') continue;
-        put(buffer, run, (size_t)(c - run));
+        cli_text_raw(text, run, (size_t)(c - run));
         if (byte == '\0') break;
         char escape[8] = {'\\', 0};
         switch (byte) {
@@ -58,65 +52,72 @@ static void put_string(text_buffer *buffer, const char *string) {
         case '\t': escape[1] = 't'; break;
         default: snprintf(escape + 1, sizeof escape - 1, "u%04x", byte); break;
         }
-        put(buffer, escape, strlen(escape));
+        cli_text_raw(text, escape, strlen(escape));
         run = c + 1;
     }
-    put_char(buffer, '"');
+    cli_text_raw(text, "\"", 1);
 }
 
-static void put_number(text_buffer *buffer, double value) {
+void cli_text_number(cli_text *text, double value) {
     if (!isfinite(value)) {
-        buffer->status = CLI_JSON_NOT_FINITE;
+        if (text->status == CLI_JSON_WRITTEN) text->status = CLI_JSON_NOT_FINITE;
         return;
     }
+    /* As cJSON writes it: a sign on zero means nothing to the positions and angles the CLI
+     * prints, and JSON readers differ on whether "-0" is a float. */
     if (value == 0) {
-        /* As cJSON writes it: a sign on zero means nothing to the positions and angles the CLI
-         * prints, and JSON readers differ on whether "-0" is a float. */
-        put_char(buffer, '0');
+        cli_text_raw(text, "0", 1);
         return;
     }
-    if (!reserve(buffer, CLI_NUMBER_TEXT_SIZE)) return;
-    buffer->length += cli_format_double(value, buffer->data + buffer->length);
+    if (!reserve(text, CLI_NUMBER_TEXT_SIZE)) return;
+    text->length += cli_format_double(value, text->data + text->length);
 }
-
-static void put_value(text_buffer *buffer, const cJSON *item);
 
 /* The children of an array or object between open and close, keys for an object. */
-static void put_children(text_buffer *buffer, const cJSON *item, char open, char close, int keys) {
-    put_char(buffer, open);
-    for (const cJSON *child = item->child; child && buffer->status == CLI_JSON_WRITTEN; child = child->next) {
-        if (child != item->child) put_char(buffer, ',');
+static void put_children(cli_text *text, const cJSON *item, char open, char close, int keys) {
+    cli_text_raw(text, &open, 1);
+    for (const cJSON *child = item->child; child && text->status == CLI_JSON_WRITTEN; child = child->next) {
+        if (child != item->child) cli_text_raw(text, ",", 1);
         if (keys) {
-            put_string(buffer, child->string);
-            put_char(buffer, ':');
+            cli_text_string(text, child->string);
+            cli_text_raw(text, ":", 1);
         }
-        put_value(buffer, child);
+        cli_text_json(text, child);
     }
-    put_char(buffer, close);
+    cli_text_raw(text, &close, 1);
 }
 
-static void put_value(text_buffer *buffer, const cJSON *item) {
+void cli_text_json(cli_text *text, const cJSON *item) {
     switch (item->type & 0xff) {
-    case cJSON_False: put(buffer, "false", 5); break;
-    case cJSON_True: put(buffer, "true", 4); break;
-    case cJSON_NULL: put(buffer, "null", 4); break;
-    case cJSON_Number: put_number(buffer, item->valuedouble); break;
-    case cJSON_String: put_string(buffer, item->valuestring); break;
-    case cJSON_Array: put_children(buffer, item, '[', ']', 0); break;
-    case cJSON_Object: put_children(buffer, item, '{', '}', 1); break;
-    default: buffer->status = CLI_JSON_INVALID; break;
+    case cJSON_False: cli_text_raw(text, "false", 5); break;
+    case cJSON_True: cli_text_raw(text, "true", 4); break;
+    case cJSON_NULL: cli_text_raw(text, "null", 4); break;
+    case cJSON_Number: cli_text_number(text, item->valuedouble); break;
+    case cJSON_String: cli_text_string(text, item->valuestring); break;
+    case cJSON_Array: put_children(text, item, '[', ']', 0); break;
+    case cJSON_Object: put_children(text, item, '{', '}', 1); break;
+    case cJSON_Raw:
+        if (item->valuestring)
+            cli_text_raw(text, item->valuestring, strlen(item->valuestring));
+        else if (text->status == CLI_JSON_WRITTEN)
+            text->status = CLI_JSON_INVALID;
+        break;
+    default:
+        if (text->status == CLI_JSON_WRITTEN) text->status = CLI_JSON_INVALID;
+        break;
     }
 }
 
 cli_json_write_status cli_json_write(const cJSON *item, char **text, size_t *length) {
-    text_buffer buffer = {NULL, 0, 0, CLI_JSON_WRITTEN};
-    put_value(&buffer, item);
-    if (buffer.status == CLI_JSON_WRITTEN && reserve(&buffer, 0)) buffer.data[buffer.length] = '\0';
-    if (buffer.status != CLI_JSON_WRITTEN) {
-        free(buffer.data);
-        return buffer.status;
+    cli_text written = {NULL, 0, 0, CLI_JSON_WRITTEN};
+    cli_text_json(&written, item);
+    reserve(&written, 0); /* an empty text still gets its NUL */
+    if (written.status != CLI_JSON_WRITTEN) {
+        free(written.data);
+        return written.status;
     }
-    *text = buffer.data;
-    *length = buffer.length;
+    written.data[written.length] = '\0';
+    *text = written.data;
+    *length = written.length;
     return CLI_JSON_WRITTEN;
 }

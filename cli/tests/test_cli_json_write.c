@@ -1,6 +1,6 @@
 /* The CLI's JSON writer (json_write.h) against cJSON_PrintUnformatted, the writer it replaces:
  * the same text for trees whose numbers cJSON writes exactly, numbers that read back to the
- * same doubles for the rest, and refusals of what JSON cannot carry. */
+ * same doubles for the rest, raw items as they are, and refusals of what JSON cannot carry. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -105,20 +105,28 @@ static void refuses_what_json_cannot_carry(void **state) {
         assert_null(text);
         cJSON_Delete(object);
     }
-    cJSON *raw = cJSON_CreateRaw("{}");
+    cJSON invalid = {0}; /* cJSON_Invalid: no value at all */
     char *text = NULL;
     size_t length = 0;
-    assert_int_equal(cli_json_write(raw, &text, &length), CLI_JSON_INVALID);
+    assert_int_equal(cli_json_write(&invalid, &text, &length), CLI_JSON_INVALID);
     assert_null(text);
-    cJSON_Delete(raw);
+}
+
+/* A raw item (text written beforehand, as the pose is) goes out as it is, as cJSON writes it. */
+static void raw_items_as_they_are(void **state) {
+    (void)state;
+    cJSON *object = cJSON_CreateObject();
+    cJSON_AddRawToObject(object, "bones", "[{\"name\":\"a\",\"position\":[0,0.1,0]}]");
+    cJSON_AddNumberToObject(object, "residual", 2.5e-7);
+    assert_same_as_cjson(object);
+    cJSON_Delete(object);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(layout_as_cjson),
-        cmocka_unit_test(zero_has_no_sign),
-        cmocka_unit_test(numbers_read_back),
-        cmocka_unit_test(refuses_what_json_cannot_carry),
+        cmocka_unit_test(layout_as_cjson),       cmocka_unit_test(zero_has_no_sign),
+        cmocka_unit_test(numbers_read_back),     cmocka_unit_test(refuses_what_json_cannot_carry),
+        cmocka_unit_test(raw_items_as_they_are),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
