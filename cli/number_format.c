@@ -22,6 +22,7 @@
 #define LOW_63_BITS      ((UINT64_C(1) << 63) - 1)
 /* The exponent of the smallest subnormal, 2^-1074. */
 #define Q_MIN (-1074)
+
 /* floor(x / 2^n) for negative x too. */
 static int floor_shift(int64_t x, int n) { return (int)(x >= 0 ? x >> n : -((-x - 1) >> n) - 1); }
 
@@ -135,12 +136,23 @@ size_t cli_format_double(double x, char text[CLI_NUMBER_TEXT_SIZE]) {
         return (size_t)(p - text);
     }
     cli_decimal d = cli_shortest_decimal(x);
-    char digits[20];
-    int n = 0;
-    for (uint64_t rest = d.digits; rest; rest /= 10)
-        n++;
-    for (uint64_t rest = d.digits, i = (uint64_t)n; i-- > 0; rest /= 10)
-        digits[i] = (char)('0' + rest % 10);
+    /* Two digits a step, from the end. */
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    char buffer[20], *digits = buffer + sizeof buffer;
+    uint64_t rest = d.digits;
+    for (; rest >= 100; rest /= 100) {
+        digits -= 2;
+        memcpy(digits, pairs + 2 * (rest % 100), 2);
+    }
+    if (rest >= 10) {
+        digits -= 2;
+        memcpy(digits, pairs + 2 * rest, 2);
+    } else {
+        *--digits = (char)('0' + rest);
+    }
+    int n = (int)(buffer + sizeof buffer - digits);
     int point = n + d.exponent; /* digits before the decimal point */
     int exponent = point - 1;   /* of the first digit, as %e writes it */
     int precision = n <= 15 ? 15 : 17;
