@@ -8,8 +8,9 @@
  * cb 2^q (cb = 4c); the interval is half as wide below a power of two. Multiplying by 10^-k
  * (the table's g, 126 bits, rounded up) turns these into vbl, vb and vbr, fixed-point numbers
  * of about 17 decimal digits with two fraction bits, rounded to odd so that comparisons on them
- * are exact. The shortest decimal is then one of: s or s + 1 (s = vb / 4) with the last digit
- * dropped, or s, or s + 1, whichever lies in the interval first. */
+ * are exact. With s = vb / 4, the shortest decimal is s rounded down or up to a multiple of ten
+ * when exactly one of those lies in the interval, else whichever of s and s + 1 lies in it (the
+ * closer to the double when both do). Trailing zeros are dropped last. */
 #include "number_format.h"
 
 #include <math.h>

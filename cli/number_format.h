@@ -20,7 +20,7 @@ cli_decimal cli_shortest_decimal(double x);
 
 /* Writes finite x as cli_shortest_decimal's digits with its sign ("-0" for negative zero),
  * laid out as printf's %g lays out 15 significant digits (17 for a number that needs more than
- * 15): plain from 1e-5 up to 1e15 (1e17), scientific otherwise ("1.5e-07", "1e+300").
+ * 15): plain from 1e-4 to below 1e15 (1e17), scientific otherwise ("1.5e-07", "1e+300").
  * Returns the text's length. */
 size_t cli_format_double(double x, char text[CLI_NUMBER_TEXT_SIZE]);
 

@@ -3,9 +3,10 @@
  * strtod, which reads decimals correctly rounded. For every double tried: the text reads back
  * to the same bits; no decimal with one digit fewer reads back to it (so the digits are the
  * fewest); of the two decimals with as many digits around it, the one chosen is the closer; and
- * the text is no longer than the shortest "%.Ng" that reads back. Over large seeded random sets
- * (every bit pattern, numbers in [-1, 1], floats widened, decimals as people type them) and
- * every power of two and of ten with its neighbours. */
+ * the text is no longer than the shortest of "%.15g", "%.16g" and "%.17g" that reads back. Over
+ * large seeded random sets (every bit pattern, numbers in [-1, 1], floats widened, decimals as
+ * people type them), every power of two and of ten with its neighbours, and the smallest
+ * subnormals. */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
