@@ -319,6 +319,16 @@ static void huge_numbers_never_print_non_finite(void **state) {
     }
 }
 
+/* World positions that overflow while the pose is written: one error naming why, no output. */
+static void overflowing_pose_is_refused(void **state) {
+    (void)state;
+    cli_run run = run_cli("{'rig':{'bones':[{'name':'a','position':[1e308,0,0]},"
+                          "{'name':'b','parent':'a','position':[1.7e308,0,0]}]}}",
+                          "fk", "-", NULL);
+    assert_cli_error(&run, 1, "the result is not finite (the input is too large to compute with)");
+    cli_run_free(&run);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unreadable_file),
@@ -341,6 +351,7 @@ int main(void) {
         cmocka_unit_test(bad_joint_values),
         cmocka_unit_test(missing_rig),
         cmocka_unit_test(huge_numbers_never_print_non_finite),
+        cmocka_unit_test(overflowing_pose_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
