@@ -10,6 +10,11 @@
  *   hinge        1 column: its angle (rad)
  *   prismatic    1 column: its offset (rig units)
  *   fixed        none
+ *   mimic        none: a follower (skeleton.h) moves with its leader, whose column carries the
+ *                follower's motion times the multiplier. The leader moves whenever a follower
+ *                lies on a path, on the path or not, and its range is narrowed to the values that
+ *                keep its followers inside theirs (where the ranges meet; else the followers are
+ *                clamped). Every follower of a moving leader is rewritten with it.
  * Rows, per target in order: 3 for the effector's joint position and, with use_orientation, 3
  * for its world rotation (the rotation vector). A REACH_TARGET_MEET target's rows are those of
  * its effector minus those of its meet_bone.

@@ -25,7 +25,8 @@
  * step, and the Jacobian solvers move a leader's followers with it (the leader's column carries
  * their motion). Forward kinematics reads the pose as given: a pose written by those functions
  * has its followers in place. FABRIK and CCD turn bones by positions and do not know of
- * couplings; they leave followers where the pose had them (docs/urdf.md). */
+ * couplings: they turn a follower on their chain as an independent joint of its kind, so call
+ * reach_pose_apply_mimic on their answer to couple it again (docs/urdf.md). */
 #ifndef REACH_SKELETON_H
 #define REACH_SKELETON_H
 
