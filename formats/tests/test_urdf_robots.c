@@ -4,16 +4,9 @@
  * 1e-4 rad, with every joint inside its limits and every follower coupled. Forward kinematics
  * against urdfdom is test_urdf_oracle's. Skipped, saying so, when ../shared/data is absent. */
 #include "urdf_check.h"
+/* The robot suite's tolerances and limit slack. */
+#include "robot_runs.h"
 
-#define POSITION_TOLERANCE REACH_R(1e-5)
-#define ANGLE_TOLERANCE    REACH_R(1e-4)
-
-/* Limits are met in values; reading them back from rotations rounds. */
-#ifdef REACH_DOUBLE
-#define LIMIT_SLACK 1e-9
-#else
-#define LIMIT_SLACK 2e-5
-#endif
 #define REQUIRED_RATE 99.5
 
 typedef struct robot_run {
