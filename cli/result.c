@@ -88,6 +88,21 @@ static void values_in_range(const cli_rig *rig, reach_real *values) {
     }
 }
 
+/* "joint_names", parallel to "joints": rigs from files name their joints. */
+static int add_joint_names(cJSON *result, const cli_rig *rig) {
+    cJSON *names = cJSON_AddArrayToObject(result, "joint_names");
+    if (!names) return 0;
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        if (!reach_joint_has_value(rig->joints[bone].type)) continue;
+        cJSON *name = cJSON_CreateString(cli_rig_joint_name(rig, bone));
+        if (!name || !cJSON_AddItemToArray(names, name)) {
+            cJSON_Delete(name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform *pose, cli_error *err) {
     int value_count = reach_skeleton_value_count(&rig->skeleton);
     reach_transform *world = malloc((size_t)rig->bone_count * sizeof *world);
@@ -97,7 +112,8 @@ int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform
         reach_forward_kinematics(&rig->skeleton, pose, world);
         reach_pose_get_values(&rig->skeleton, pose, values);
         values_in_range(rig, values);
-        ok = add_bones(result, rig, pose, world) && add_numbers(result, "joints", values, value_count);
+        ok = add_bones(result, rig, pose, world) && add_numbers(result, "joints", values, value_count) &&
+             (!rig->joint_names || add_joint_names(result, rig));
     }
     free(world);
     free(values);
