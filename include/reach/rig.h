@@ -21,12 +21,12 @@ REACH_EXTERN_C_BEGIN
 
 typedef struct reach_rig {
     reach_skeleton skeleton; /**< a view of the arrays below */
-    int bone_count;
-    char **bone_names;     /**< per bone, never NULL (URDF: the link's name) */
-    char **joint_names;    /**< per bone: the joint leading into it (URDF), NULL where none */
-    int *parents;          /**< per bone, -1 for a root */
-    reach_transform *rest; /**< per bone */
-    reach_joint *joints;   /**< per bone */
+    int bone_count;          /**< bones in the arrays below */
+    char **bone_names;       /**< per bone, never NULL (URDF: the link's name) */
+    char **joint_names;      /**< per bone: the joint leading into it (URDF), NULL where none */
+    int *parents;            /**< per bone, -1 for a root */
+    reach_transform *rest;   /**< per bone */
+    reach_joint *joints;     /**< per bone */
 } reach_rig;
 
 /** Releases everything a reader allocated and zeroes the rig. NULL, or a zeroed rig, is fine. */

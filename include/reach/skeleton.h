@@ -17,7 +17,7 @@
  *   fixed      the rest transform, always
  * A bone's length is the distance to its child's joint: the child's rest translation.
  *
- * A hinge or prismatic joint may be a mimic follower (URDF's <mimic>, which grippers use): its
+ * A hinge or prismatic joint may be a mimic follower (URDF's mimic element, which grippers use): its
  * value is always multiplier × (its leader's value) + offset, never a value of its own. The
  * leader is another hinge or prismatic bone, anywhere in the skeleton, that is not itself a
  * follower. reach_pose_set_values derives followers from their leaders, reach_pose_get_values

@@ -8,7 +8,7 @@
  * cut to it: every rotation lies within); continuous: a hinge over [-π, π], every rotation;
  * prismatic: a prismatic joint with [lower, upper]; fixed: a fixed joint. floating and planar
  * joints are refused: reach has no joint of their kind. The root link is a fixed bone at the
- * identity. A <mimic> joint follows its leader (reach_joint.mimic); a follower of a follower is
+ * identity. A joint with a mimic element follows its leader (reach_joint.mimic); a follower of a follower is
  * made a follower of the first leader, the couplings composed.
  *
  * Links and joints may come in any order; bones are numbered root first, depth first, children
