@@ -127,6 +127,29 @@ static void test_solve_moves_followers(void **state) {
     cli_run_free(&run);
 }
 
+/* FABRIK and CCD turn a follower on its own: the CLI couples it again and says so. */
+static void test_fabrik_and_ccd_followers_coupled_after(void **state) {
+    (void)state;
+    const char *solvers[] = {"fabrik", "ccd"};
+    for (int k = 0; k < 2; k++) {
+        char request[REQUEST_SIZE];
+        snprintf(request, sizeof request,
+                 "{'rig':{'urdf':'%s/gripper.urdf'},'solver':{'type':'%s'},'joints':{'wrist':0.3},"
+                 "'targets':[{'bone':'thumb','position':[0.2,0.1,0.7]}]}",
+                 examples_dir(), solvers[k]);
+        cli_run run = run_cli(request, "solve", "-", NULL);
+        if (run.status != 0) fail_msg("%s", run.out);
+        /* tilt = -0.5 wrist + 0.1, whatever the solver did to the thumb. */
+        double wrist = json_number(run.json, "joints[1]"), tilt = json_number(run.json, "joints[4]");
+        assert_true(fabs(tilt - (-0.5 * wrist + 0.1)) < 1e-9);
+        const char *warning = cJSON_GetStringValue(json_at(run.json, "warnings[0]"));
+        assert_non_null(warning);
+        assert_non_null(strstr(warning, "bone 'thumb'"));
+        assert_non_null(strstr(warning, "coupled to its leader after the solve"));
+        cli_run_free(&run);
+    }
+}
+
 static void test_info(void **state) {
     (void)state;
     char path[1024];
@@ -175,6 +198,7 @@ int main(void) {
         cmocka_unit_test(test_solve_from_file_with_relative_urdf),
         cmocka_unit_test(test_rig_option_takes_urdf),
         cmocka_unit_test(test_solve_moves_followers),
+        cmocka_unit_test(test_fabrik_and_ccd_followers_coupled_after),
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_errors),
     };
