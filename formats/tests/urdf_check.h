@@ -19,13 +19,15 @@ static inline void urdf_read_ok(const char *text, reach_rig *rig) {
 }
 
 /* Reads text expecting status and a message containing every one of the NULL-ended fragments;
- * the rig must come back empty. */
-static inline void urdf_read_fails(const char *text, size_t length, reach_status status, ...) {
+ * the rig must come back empty. (status is an int: va_start after an enum, which C++ promotes,
+ * is undefined.) */
+static inline void urdf_read_fails(const char *text, size_t length, int status, ...) {
     char error[URDF_ERROR_SIZE];
     reach_rig rig;
     memset(&rig, 0xab, sizeof rig);
     reach_status st = reach_urdf_read(text, length, &rig, error, sizeof error);
-    if (st != status) fail_msg("status %d (%s), expected %d; message: %s", st, reach_status_string(st), status, error);
+    if ((int)st != status)
+        fail_msg("status %d (%s), expected %d; message: %s", st, reach_status_string(st), status, error);
     assert_int_equal(rig.bone_count, 0);
     assert_null(rig.bone_names);
     assert_null(rig.joints);
