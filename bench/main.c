@@ -20,6 +20,9 @@ static const bench_suite suites[] = {
     {"two_bone", bench_suite_two_bone}, {"two_bone", bench_suite_two_bone_batch},
     {"fabrik", bench_suite_fabrik},     {"fabrik", bench_suite_fabrik_batch},
     {"ccd", bench_suite_ccd},           {"jacobian", bench_suite_jacobian},
+#ifdef REACH_BENCH_URDF
+    {"urdf", bench_suite_urdf},
+#endif
 #ifdef REACH_BENCH_KDL
     {"kdl", bench_suite_kdl},
 #endif

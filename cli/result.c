@@ -97,6 +97,21 @@ static void values_in_range(const cli_rig *rig, reach_real *values) {
     }
 }
 
+/* "joint_names", parallel to "joints": rigs from files name their joints. */
+static int add_joint_names(cJSON *result, const cli_rig *rig) {
+    cJSON *names = cJSON_AddArrayToObject(result, "joint_names");
+    if (!names) return 0;
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        if (!reach_joint_has_value(rig->joints[bone].type)) continue;
+        cJSON *name = cJSON_CreateString(cli_rig_joint_name(rig, bone));
+        if (!name || !cJSON_AddItemToArray(names, name)) {
+            cJSON_Delete(name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The pose's hundreds of numbers are written straight to text (added as raw items), not built
  * into a tree of cJSON items first: building, writing and freeing those took about a third of
  * a 10-bone request. */
@@ -114,6 +129,7 @@ int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform
         ok = add_text(result, "bones", &text, err);
         put_reals(&text, values, value_count);
         ok = ok && add_text(result, "joints", &text, err);
+        ok = ok && (!rig->joint_names || add_joint_names(result, rig));
     }
     free(text.data);
     free(world);

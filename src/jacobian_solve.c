@@ -67,6 +67,8 @@ static int stuck_on_a_line(const jac_problem *p, const jac_state *state, reach_v
 /* Whether the pose is what the solver would write for it: every moving bone inside its joint's
  * limits and turned by a rotation of unit length (reach__quat_is_unit). */
 static int pose_as_solved(const jac_problem *p, const reach_transform *pose) {
+    /* Mimic followers are rewritten from their leaders: the solver's pose is the one to give. */
+    if (p->follower_count > 0) return 0;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         if (!reach__quat_is_unit(pose[bone].rotation)) return 0;

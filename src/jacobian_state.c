@@ -38,6 +38,18 @@ static int set_value(const jac_problem *p, int bone, reach_real value, jac_state
     return !wrapping && (value <= joint->min || value >= joint->max);
 }
 
+/* Every follower of a moving leader from its leader's value, clamped into its own range (which
+ * the leader's narrowed range keeps it inside wherever the ranges meet). */
+static void write_followers(const jac_problem *p, jac_state *state) {
+    for (int k = 0; k < p->follower_count; ++k) {
+        int bone = p->followers[k];
+        const reach_joint *joint = &p->joints[bone].joint;
+        reach_real lead = state->values[p->follower_column[bone]];
+        reach_real value = reach_clamp(joint->mimic_multiplier * lead + joint->mimic_offset, joint->min, joint->max);
+        write_value(p, bone, value, state->local);
+    }
+}
+
 /* A ball or cone bone's new local rotation, projected onto a cone's limits; nonzero if clamped. */
 static int set_rotation(const jac_problem *p, int bone, reach_quat rotation, jac_state *state) {
     const jac_joint *j = &p->joints[bone];
@@ -76,6 +88,7 @@ void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pos
             state->limited |= set_rotation(p, bone, local, state);
         }
     }
+    write_followers(p, state);
     reach__jac_evaluate(p, state);
 }
 
@@ -103,6 +116,7 @@ void reach__jac_state_step(const jac_problem *p, const jac_state *from, const re
             to->limited |= set_rotation(p, bone, reach_quat_mul(turn, from->local[bone].rotation), to);
         }
     }
+    write_followers(p, to);
     reach__jac_evaluate(p, to);
 }
 
@@ -139,6 +153,7 @@ void reach__jac_state_randomise(const jac_problem *p, uint64_t *rng, jac_state *
             state->limited |= set_rotation(p, bone, reach_quat_mul(j->rest, random_rotation(rng)), state);
         }
     }
+    write_followers(p, state);
     reach__jac_evaluate(p, state);
 }
 

@@ -5,7 +5,9 @@
  * Contract (solver.h has the shape every iterative solver shares):
  *   - the unknowns are the degrees of freedom of the bones on the paths from the solve's root
  *     bone to each effector (a ball or cone 3, a hinge or prismatic joint 1, fixed none); an
- *     effector's own joint counts when it has an orientation target or slides;
+ *     effector's own joint counts when it has an orientation target or slides; a mimic
+ *     follower (skeleton.h) has no column of its own: its leader's carries its motion times the
+ *     multiplier, and every follower of a moving leader moves with it, inside its range;
  *   - every step is bounded (no joint moves more than REACH_JACOBIAN_MAX_STEP in an iteration)
  *     and taken only if it lowers the weighted error, so singular poses never give NaN;
  *   - every pose written lies inside every joint limit; a hinge whose range is a whole turn
