@@ -1,25 +1,17 @@
 /* The Jacobian solvers' model of a solve: scratch layout, the bones and columns that move, the
  * error at a pose and the Jacobian there; and the public queries built on them. */
 #include <stddef.h>
-#include <stdint.h>
 
 #include "internal.h"
+#include "arena.h"
 #include "jacobian_problem.h"
 #include "quadrant_atan.h"
 
 /* ---- scratch layout --------------------------------------------------------------------- */
 
-#define SCRATCH_ALIGN _Alignof(max_align_t)
-
-typedef struct arena {
-    unsigned char *base; /* NULL while only measuring */
-    size_t used;
-} arena;
-
-static void *arena_take(arena *a, int count, size_t item) {
-    size_t at = (a->used + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
-    a->used = at + (size_t)(count > 0 ? count : 0) * item;
-    return a->base ? a->base + at : NULL;
+/* The arena every solver family lays its scratch out on (arena.h); counts never go below 0. */
+static void *arena_take(reach__arena *a, int count, size_t item) {
+    return reach__arena_take(a, (size_t)(count > 0 ? count : 0), item);
 }
 
 /* Columns when every bone moves: the most any solve on this skeleton can have. */
@@ -32,7 +24,7 @@ static int max_columns(const reach_skeleton *skeleton) {
     return columns;
 }
 
-static void carve_state(arena *a, int bones, int columns, int rows, jac_state *state) {
+static void carve_state(reach__arena *a, int bones, int columns, int rows, jac_state *state) {
     state->local = arena_take(a, bones, sizeof(reach_transform));
     state->world = arena_take(a, bones, sizeof(reach_transform));
     state->values = arena_take(a, columns, sizeof(reach_real));
@@ -40,7 +32,7 @@ static void carve_state(arena *a, int bones, int columns, int rows, jac_state *s
 }
 
 /* The one layout both the size query and the solve use. on_path: per-bone marks for setup. */
-static void carve(arena *a, const reach_skeleton *skeleton, int target_count, jac_problem *p, jac_workspace *ws,
+static void carve(reach__arena *a, const reach_skeleton *skeleton, int target_count, jac_problem *p, jac_workspace *ws,
                   unsigned char **on_path) {
     int bones = skeleton->bone_count;
     int columns = max_columns(skeleton);
@@ -77,12 +69,12 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
 }
 
 size_t reach__jac_scratch_bytes(const reach_skeleton *skeleton, int target_count) {
-    arena a = {NULL, 0};
+    reach__arena a = reach__arena_make(NULL);
     jac_problem p;
     jac_workspace ws;
     unsigned char *on_path;
     carve(&a, skeleton, target_count, &p, &ws, &on_path);
-    return a.used + SCRATCH_ALIGN - 1;
+    return reach__arena_need(&a);
 }
 
 size_t reach_jacobian_scratch_size(const reach_skeleton *skeleton, int target_count) {
@@ -247,13 +239,11 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
         st = check_jacobian_target(skeleton, &targets[t]);
         if (st != REACH_OK) return st;
     }
-    size_t misalignment = (size_t)((uintptr_t)scratch % SCRATCH_ALIGN);
-    size_t offset = misalignment ? SCRATCH_ALIGN - misalignment : 0;
     if (scratch_size < reach__jac_scratch_bytes(skeleton, target_count)) return REACH_ERROR_BUFFER_TOO_SMALL;
 
     jac_workspace unused;
     unsigned char *on_path;
-    arena a = {(unsigned char *)scratch + offset, 0};
+    reach__arena a = reach__arena_make(scratch);
     carve(&a, skeleton, target_count, p, ws ? ws : &unused, &on_path);
 
     p->skeleton = skeleton;
