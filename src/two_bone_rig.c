@@ -66,9 +66,9 @@ static inline reach_real distance(reach_vec3 a, reach_vec3 b) {
  * unit or nearly unit rotations rigs hold (NaN and infinity fail). */
 static inline int ordinary_rotation_square(reach_real sq) { return sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100); }
 
-/* distance's length on a packed vector: plain where its square is far from the ends of the
- * range, robust otherwise. */
-static inline reach_real length(packed_vec3 v) {
+/* A vector's length: plain where its square is far from the ends of the range, robust
+ * otherwise (as distance above). */
+static inline reach_real world_length(packed_vec3 v) {
     reach_real sq = packed_length_sq(v);
     if (REACH_USUALLY(sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100))) return reach_sqrt(sq);
     reach_vec3 u;
@@ -99,7 +99,8 @@ static inline packed_vec3 linear_of_parent(const packed_vec3 cols[3], packed_vec
  * having written *out, or 0, writing nothing, for the general path to take the call. Every
  * input it reads but does not test itself (the translations, the target, the pole) reaches
  * reach_two_bone_solve, which refuses NaN and infinity. */
-static int solve_ordinary(const reach_two_bone_rig_input *in, reach_real tolerance, reach_two_bone_rig_output *out) {
+static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tolerance,
+                              reach_two_bone_rig_output *out) {
     packed_quat local[3] = {packed_quat_load(&in->root_local.rotation), packed_quat_load(&in->mid_local.rotation),
                             packed_quat_load(&in->end_local.rotation)};
     const reach_real root_sq = packed_quat_dot(local[0], local[0]), mid_sq = packed_quat_dot(local[1], local[1]);
@@ -140,13 +141,13 @@ static int solve_ordinary(const reach_two_bone_rig_input *in, reach_real toleran
 
     const packed_vec3 world_mid = packed_add(linear_of_parent(cols, packed_load(&solved.mid)), origin);
     const packed_vec3 world_end = packed_add(linear_of_parent(cols, packed_load(&solved.end)), origin);
-    const reach_real residual = length(packed_sub(packed_load(&in->target), world_end));
+    const reach_real residual = world_length(packed_sub(packed_load(&in->target), world_end));
     /* A world position past the range: the general path reports it. */
     const reach_real world_mid_sq = packed_length_sq(world_mid);
     if (!REACH_USUALLY(residual - residual == 0 && world_mid_sq - world_mid_sq == 0)) return 0;
     if (!(tolerance > 0))
         tolerance = REACH_DEFAULT_TOLERANCE_RATIO *
-                    (length(linear_of_parent(cols, upper)) + length(linear_of_parent(cols, lower)));
+                    (world_length(linear_of_parent(cols, upper)) + world_length(linear_of_parent(cols, lower)));
 
     /* New frames: the solve's world corrections applied to the old ones. */
     const packed_quat turn_root = packed_quat_load(&solved.root_rotation);
@@ -172,18 +173,11 @@ static int solve_ordinary(const reach_two_bone_rig_input *in, reach_real toleran
     return 1;
 }
 
-/* The options solve_ordinary handles, valid as they are: soft IK, stretch and weight at their
- * defaults, any finite tolerance. */
-static int ordinary_options(const reach_two_bone_options *o) {
-    return o->weight == 1 && o->soft_distance == 0 && o->max_stretch == 1 && o->tolerance >= 0 &&
-           o->tolerance - o->tolerance == 0;
-}
-
 reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_options *options,
                                       reach_two_bone_rig_output *out) {
     REACH_CHECK_ARG(in && out);
-    if ((!options || ordinary_options(options)) && !in->use_end_orientation &&
-        solve_ordinary(in, options ? options->tolerance : 0, out))
+    if ((!options || reach__two_bone_options_ordinary(options)) && !in->use_end_orientation &&
+        solve_rig_ordinary(in, options ? options->tolerance : 0, out))
         return REACH_OK;
     reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
     reach_status st = reach__two_bone_check_options(&opt);
