@@ -37,3 +37,40 @@ void reference_two_bone_solve(const reach_two_bone_input *in, reference_two_bone
     out->mid = reach_vec3_add(in->root, reach_quat_rotate(out->upper_rotation, ab));
     out->end = reach_vec3_add(out->mid, reach_quat_rotate(out->lower_rotation, bc));
 }
+
+/* The rotation of a rotation matrix scaled uniformly: columns normalised, then Shepperd's method
+ * (divide by the largest of the four candidates for 4w², 4x², 4y², 4z²). */
+static reach_quat rotation_of(reach_mat3 m) {
+    reach_vec3 x = unit(m.col[0]), y = unit(m.col[1]), z = unit(m.col[2]);
+    reach_real trace = x.x + y.y + z.z;
+    if (trace > 0) {
+        reach_real s = 2 * reach_sqrt(1 + trace);
+        return reach_quat_make((y.z - z.y) / s, (z.x - x.z) / s, (x.y - y.x) / s, s / 4);
+    }
+    if (x.x > y.y && x.x > z.z) {
+        reach_real s = 2 * reach_sqrt(1 + x.x - y.y - z.z);
+        return reach_quat_make(s / 4, (y.x + x.y) / s, (z.x + x.z) / s, (y.z - z.y) / s);
+    }
+    if (y.y > z.z) {
+        reach_real s = 2 * reach_sqrt(1 + y.y - x.x - z.z);
+        return reach_quat_make((y.x + x.y) / s, s / 4, (z.y + y.z) / s, (z.x - x.z) / s);
+    }
+    reach_real s = 2 * reach_sqrt(1 + z.z - x.x - y.y);
+    return reach_quat_make((z.x + x.z) / s, (z.y + y.z) / s, s / 4, (x.y - y.x) / s);
+}
+
+void reference_two_bone_solve_rig(const reference_two_bone_rig_input *in, reference_two_bone_rig_result *out) {
+    reach_two_bone_input limb;
+    limb.root = in->root_world.translation;
+    limb.mid = in->mid_world.translation;
+    limb.end = in->end_world.translation;
+    limb.target = in->target;
+    reference_two_bone_result solved;
+    reference_two_bone_solve(&limb, &solved);
+    reach_quat parent = rotation_of(in->parent_world.linear);
+    reach_quat root = reach_quat_mul(solved.upper_rotation, rotation_of(in->root_world.linear));
+    reach_quat mid = reach_quat_mul(solved.lower_rotation, rotation_of(in->mid_world.linear));
+    out->root_rotation = reach_quat_mul(reach_quat_conjugate(parent), root);
+    out->mid_rotation = reach_quat_mul(reach_quat_conjugate(root), mid);
+    out->end = solved.end;
+}

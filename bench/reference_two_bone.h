@@ -20,4 +20,21 @@ typedef struct reference_two_bone_result {
 /* Reads root, mid, end and target from in (not the pole). */
 void reference_two_bone_solve(const reach_two_bone_input *in, reference_two_bone_result *out);
 
+/* The same solver behind the contract a game engine calls (ozz-animation's IKTwoBoneJob's):
+ * the world matrices of the joints and of the root's parent in, new local rotations of the root
+ * and mid joints out. It reads the world rotations off the matrices, turns them by the
+ * solver's corrections and divides by the parent's world rotation: right under rotated and
+ * uniformly scaled parents, which is what the bench gives it. */
+typedef struct reference_two_bone_rig_input {
+    reach_affine parent_world, root_world, mid_world, end_world;
+    reach_vec3 target;
+} reference_two_bone_rig_input;
+
+typedef struct reference_two_bone_rig_result {
+    reach_quat root_rotation, mid_rotation; /* local */
+    reach_vec3 end;                         /* world, where the solver put it */
+} reference_two_bone_rig_result;
+
+void reference_two_bone_solve_rig(const reference_two_bone_rig_input *in, reference_two_bone_rig_result *out);
+
 #endif

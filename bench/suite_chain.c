@@ -4,7 +4,12 @@
  *   SOLVER/10/single/cold   10 bones, every solve from the straight rest pose
  *   SOLVER/10/single/warm   10 bones, every solve from the previous solution, the target having
  *                           moved a little (each joint of the pose that made it turned by ≤ 1°)
+ *   SOLVER/10/single/bent   10 bones, every solve from a bent start of its own (every joint
+ *                           turned by up to 60° from the rest, as the targets' poses are)
  *   SOLVER/N/single         N = 4 … 256 bones, cold: how time and iterations grow
+ *
+ * FABRIK's three 10-bone sets are also solved by a textbook FABRIK (reference_fabrik.h) on the
+ * same targets and starts, as fabrik/textbook/10/single/..., in turn with reach's sets.
  *
  * Targets are the end of a random pose (every joint bent by up to 60°), so all are reachable.
  * Each solve is timed on its own (samples.h); the problem sets take turns round by round. The
@@ -18,6 +23,7 @@
 
 #include "bench.h"
 #include "chain.h"
+#include "reference_fabrik.h"
 #include "samples.h"
 #include "suites.h"
 
@@ -109,6 +115,27 @@ static void make_cold(problem_set *set, bench_random *r) {
         bench_chain_random_pose(set->chain, r, TARGET_BEND, set->pose);
         set->targets[p] = bench_chain_end(set->chain, set->pose, set->world);
     }
+}
+
+/* Cold problems from bent starts: each solved from a random pose of its own. */
+static void make_bent(problem_set *set, bench_random *r) {
+    size_t bones = (size_t)set->chain->bones + 1;
+    set->starts = bench_calloc((size_t)set->count * bones, sizeof *set->starts);
+    for (int p = 0; p < set->count; p++) {
+        bench_chain_random_pose(set->chain, r, TARGET_BEND, set->pose);
+        set->targets[p] = bench_chain_end(set->chain, set->pose, set->world);
+        bench_chain_random_pose(set->chain, r, TARGET_BEND, &set->starts[(size_t)p * bones]);
+    }
+}
+
+/* The same problems (targets and starts) for another solver. */
+static void copy_problems(problem_set *to, const problem_set *from) {
+    size_t bones = (size_t)from->chain->bones + 1;
+    memcpy(to->targets, from->targets, (size_t)from->count * sizeof *to->targets);
+    if (!from->starts) return;
+    size_t starts = (size_t)(from->count / from->sequence_length) * bones;
+    to->starts = bench_calloc(starts, sizeof *to->starts);
+    memcpy(to->starts, from->starts, starts * sizeof *to->starts);
 }
 
 /* Warm sequences: the pose that makes the targets is nudged a little between solves. Each
@@ -208,25 +235,47 @@ static int wanted(const bench_run *run, const char *prefix, const char *name) {
     return bench_wants(run, full);
 }
 
-static void run_suite(bench_run *run, const chain_solver *solver) {
+/* The same problems for the reference solver, when there is one and its figure is wanted. */
+static void add_reference_set(bench_run *run, const chain_solver *reference, const problem_set *from, const char *name,
+                              problem_set *sets, int *set_count, const chain_solver **solvers, int rounds) {
+    if (!reference || !wanted(run, reference->name, name)) return;
+    problem_set *set = &sets[*set_count];
+    solvers[(*set_count)++] = reference;
+    set_init(set, reference, from->chain, name, from->count, from->sequence_length, rounds);
+    copy_problems(set, from);
+}
+
+static void run_suite(bench_run *run, const chain_solver *solver, const chain_solver *reference) {
     int quick = bench_is_quick(run), rounds = bench_rounds(run);
     bench_random r = {SEED};
     bench_chain chains[GROWTH_COUNT + 1];
-    problem_set sets[GROWTH_COUNT + 2];
+    problem_set sets[GROWTH_COUNT + 6];
+    const chain_solver *solvers[GROWTH_COUNT + 6];
     int set_count = 0;
 
-    /* The 10-bone chain, cold and warm. */
+    /* The 10-bone chain, cold, warm and from bent starts. */
     bench_chain_make(&chains[GROWTH_COUNT], 10, &r);
     if (wanted(run, solver->name, "10/single/cold")) {
-        problem_set *set = &sets[set_count++];
+        problem_set *set = &sets[set_count];
+        solvers[set_count++] = solver;
         set_init(set, solver, &chains[GROWTH_COUNT], "10/single/cold", quick ? QUICK_COLD : COLD_PROBLEMS, 1, rounds);
         make_cold(set, &r);
+        add_reference_set(run, reference, set, "10/single/cold", sets, &set_count, solvers, rounds);
     }
     if (wanted(run, solver->name, "10/single/warm")) {
         int runs = quick ? QUICK_RUNS : WARM_RUNS, steps = quick ? QUICK_STEPS : WARM_STEPS;
-        problem_set *set = &sets[set_count++];
+        problem_set *set = &sets[set_count];
+        solvers[set_count++] = solver;
         set_init(set, solver, &chains[GROWTH_COUNT], "10/single/warm", runs * steps, steps, rounds);
         make_warm(set, solver, &r);
+        add_reference_set(run, reference, set, "10/single/warm", sets, &set_count, solvers, rounds);
+    }
+    if (wanted(run, solver->name, "10/single/bent")) {
+        problem_set *set = &sets[set_count];
+        solvers[set_count++] = solver;
+        set_init(set, solver, &chains[GROWTH_COUNT], "10/single/bent", quick ? QUICK_COLD : COLD_PROBLEMS, 1, rounds);
+        make_bent(set, &r);
+        add_reference_set(run, reference, set, "10/single/bent", sets, &set_count, solvers, rounds);
     }
     for (int g = 0; g < GROWTH_COUNT; g++) {
         int bones = growth_bones[g];
@@ -235,19 +284,23 @@ static void run_suite(bench_run *run, const chain_solver *solver) {
         snprintf(name, sizeof name, "%d/single", bones);
         if (!wanted(run, solver->name, name)) continue;
         int count = quick ? QUICK_GROWTH : GROWTH_WORK / bones > GROWTH_MIN ? GROWTH_WORK / bones : GROWTH_MIN;
-        problem_set *set = &sets[set_count++];
+        problem_set *set = &sets[set_count];
+        solvers[set_count++] = solver;
         set_init(set, solver, &chains[g], name, count, 1, rounds);
         make_cold(set, &r);
     }
 
     /* Round r visits the sets starting at a different one, as bench_time does. */
-    check_totals totals = {0, 0, 0, 0};
+    check_totals totals = {0, 0, 0, 0}, reference_totals = {0, 0, 0, 0};
     bench_span span = bench_span_start();
     for (int round = 0; round < rounds; round++)
-        for (int k = 0; k < set_count; k++)
-            solve_round(&sets[(round + k) % set_count], solver, round, &totals);
+        for (int k = 0; k < set_count; k++) {
+            int which = (round + k) % set_count;
+            solve_round(&sets[which], solvers[which], round, solvers[which] == solver ? &totals : &reference_totals);
+        }
     bench_span_end(run, span);
     if (set_count) report_checks(run, solver, &totals);
+    if (reference && set_count) report_checks(run, reference, &reference_totals);
 
     for (int k = 0; k < set_count; k++) {
         bench_samples_record(run, sets[k].name, &sets[k].samples);
@@ -262,10 +315,15 @@ static void run_suite(bench_run *run, const chain_solver *solver) {
 
 void bench_suite_fabrik(bench_run *run) {
     const chain_solver fabrik = {"fabrik", reach_fabrik_solve, reach_fabrik_scratch_size};
-    run_suite(run, &fabrik);
+    const chain_solver textbook = {"fabrik/textbook", reference_fabrik_solve, reference_fabrik_scratch_size};
+    run_suite(run, &fabrik, &textbook);
+    /* Textbook time over reach's: how many times faster reach is. */
+    bench_ratio(run, "fabrik/speedup/cold", "fabrik/textbook/10/single/cold", "fabrik/10/single/cold");
+    bench_ratio(run, "fabrik/speedup/warm", "fabrik/textbook/10/single/warm", "fabrik/10/single/warm");
+    bench_ratio(run, "fabrik/speedup/bent", "fabrik/textbook/10/single/bent", "fabrik/10/single/bent");
 }
 
 void bench_suite_ccd(bench_run *run) {
     const chain_solver ccd = {"ccd", reach_ccd_solve, reach_ccd_scratch_size};
-    run_suite(run, &ccd);
+    run_suite(run, &ccd, NULL);
 }

@@ -55,5 +55,8 @@ static inline int reach__quat_is_unit(reach_quat q) {
 
 struct reach_two_bone_settings;
 reach_status reach__two_bone_check_settings(const struct reach_two_bone_settings *options);
+/* Whether the options are the ones the two-bone solvers' short paths handle, valid as they are:
+ * soft IK, stretch and weight at their defaults, any finite tolerance. */
+int reach__two_bone_settings_ordinary(const struct reach_two_bone_settings *options);
 
 #endif

@@ -110,6 +110,16 @@ static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) {
     return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, PACKED_LANE(q, 3))), packed_cross(q, t));
 }
 
+/* Three quaternions each scaled by 1/√(its square): the three square roots and divides as one
+ * of each on four lanes (each lane rounds as the scalar 1 / sqrt does), for a path that would
+ * otherwise wait on three in turn. */
+static inline void packed_quat_scale3_inverse_sqrt(packed_quat q[3], float sq0, float sq1, float sq2) {
+    __m128 inv = _mm_div_ps(_mm_set1_ps(1), _mm_sqrt_ps(_mm_setr_ps(sq0, sq1, sq2, 1)));
+    q[0] = _mm_mul_ps(q[0], PACKED_LANE(inv, 0));
+    q[1] = _mm_mul_ps(q[1], PACKED_LANE(inv, 1));
+    q[2] = _mm_mul_ps(q[2], PACKED_LANE(inv, 2));
+}
+
 #undef PACKED_LANE
 
 #else
@@ -140,6 +150,11 @@ static inline packed_quat packed_quat_conjugate(packed_quat q) { return reach_qu
 static inline reach_real packed_quat_dot(packed_quat a, packed_quat b) { return reach_quat_dot(a, b); }
 static inline packed_quat packed_quat_mul(packed_quat a, packed_quat b) { return reach_quat_mul(a, b); }
 static inline packed_vec3 packed_quat_rotate(packed_quat q, packed_vec3 v) { return reach_quat_rotate(q, v); }
+static inline void packed_quat_scale3_inverse_sqrt(packed_quat q[3], reach_real sq0, reach_real sq1, reach_real sq2) {
+    q[0] = packed_quat_scale(q[0], 1 / reach_sqrt(sq0));
+    q[1] = packed_quat_scale(q[1], 1 / reach_sqrt(sq1));
+    q[2] = packed_quat_scale(q[2], 1 / reach_sqrt(sq2));
+}
 
 #endif
 

@@ -5,8 +5,8 @@
 
 #include "internal.h"
 #include "packed_vec3.h"
-#include "reach/two_bone.h"
 #include "reach/testing.h"
+#include "reach/two_bone.h"
 
 reach_two_bone_settings reach_two_bone_default_settings(void) {
     reach_two_bone_settings o;
@@ -472,9 +472,8 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     return 1;
 }
 
-/* The options solve_ordinary handles, valid as they are: soft IK, stretch and weight at their
- * defaults, any finite tolerance. */
-static int ordinary_options(const reach_two_bone_settings *o) {
+/* The options solve_ordinary (and the rig's short path) handle (internal.h). */
+int reach__two_bone_settings_ordinary(const reach_two_bone_settings *o) {
     return o->weight == 1 && o->soft_distance == 0 && o->max_stretch == 1 && o->tolerance >= 0 &&
            o->tolerance - o->tolerance == 0;
 }
@@ -497,7 +496,7 @@ reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_tw
                                   reach_two_bone_output *out) {
     REACH_CHECK_ARG(in && out);
     /* One call of the short path, so that it is compiled into this function. */
-    if ((!options || ordinary_options(options)) &&
+    if ((!options || reach__two_bone_settings_ordinary(options)) &&
         solve_ordinary(in, options ? options->tolerance : 0, options ? options->rotations : 1, out))
         return REACH_OK;
     return solve_general(in, options, out);

@@ -264,6 +264,14 @@ static void every_non_finite_number_is_an_error(void **state) {
             *numbers[i] = bad_numbers[b];
             assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_NOT_FINITE);
             assert_true(test_bytes_equal(&out, &before, sizeof out));
+            /* Without an end orientation the call takes the short path: it refuses the same
+             * numbers (all but the end orientation's four, the last) the same way. */
+            if (i < RIG_NUMBERS - 4) {
+                bad.use_end_orientation = 0;
+                assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_ERROR_NOT_FINITE);
+                assert_true(test_bytes_equal(&out, &before, sizeof out));
+                bad.use_end_orientation = 1;
+            }
             /* The last seven are the pole's and the end orientation's: unused, not read. */
             if (i >= RIG_NUMBERS - 7) {
                 bad.use_pole = 0;
@@ -271,6 +279,44 @@ static void every_non_finite_number_is_an_error(void **state) {
                 assert_int_equal(reach_two_bone_solve_rig(&bad, NULL, &out), REACH_OK);
                 out = before;
             }
+        }
+    }
+}
+
+/* Default options take a short path (solve_ordinary); a stretch allowance, which changes nothing
+ * for a reachable target, sends the same call down the general one. Both must agree to rounding
+ * under every kind of parent, with and without a pole. */
+static void the_short_path_agrees_with_the_general_one(void **state) {
+    (void)state;
+    reach_two_bone_settings general = reach_two_bone_default_settings();
+    general.max_stretch = REACH_R(1.5);
+    for (int kind = 0; kind < PARENT_KINDS; ++kind) {
+        test_rng rng = test_rng_make(400 + (uint64_t)kind);
+        for (int n = 0; n < TEST_CASES / 10; ++n) {
+            reach_two_bone_rig_input in = random_rig(&rng, (parent_kind)kind);
+            in.use_pole = n % 3 != 0;
+            rig_pose other = forward(&in, test_unit_quat(&rng), test_unit_quat(&rng), in.end_local.rotation,
+                                     in.mid_local.translation, in.end_local.translation);
+            in.target = other.end;
+            reach_two_bone_rig_output fast, slow;
+            assert_int_equal(reach_two_bone_solve_rig(&in, NULL, &fast), REACH_OK);
+            assert_int_equal(reach_two_bone_solve_rig(&in, &general, &slow), REACH_OK);
+            reach_real size = reach_vec3_distance(other.root, other.end) + reach_vec3_length(other.root) + 1;
+            reach_real tol = TEST_REACH_TOL * 40 * size;
+            /* Compared by what they place (a near-straight limb's rotations are ill-conditioned:
+             * rounding in the target turns the mid joint by about its square root). */
+            rig_pose placed_fast = forward(&in, fast.root_rotation, fast.mid_rotation, fast.end_rotation,
+                                           fast.mid_translation, fast.end_translation);
+            rig_pose placed_slow = forward(&in, slow.root_rotation, slow.mid_rotation, slow.end_rotation,
+                                           slow.mid_translation, slow.end_translation);
+            ASSERT_VEC3_NEAR(placed_fast.mid, placed_slow.mid, tol, parent_names[kind]);
+            ASSERT_VEC3_NEAR(placed_fast.end, placed_slow.end, tol, parent_names[kind]);
+            ASSERT_QUAT_NEAR(placed_fast.end_frame, placed_slow.end_frame, TEST_REACH_TOL * 10, "end frame");
+            ASSERT_VEC3_NEAR(fast.mid_translation, slow.mid_translation, TEST_REACH_TOL, "mid translation kept");
+            ASSERT_VEC3_NEAR(fast.end_translation, slow.end_translation, TEST_REACH_TOL, "end translation kept");
+            ASSERT_VEC3_NEAR(fast.mid, slow.mid, tol, parent_names[kind]);
+            ASSERT_VEC3_NEAR(fast.end, slow.end, tol, parent_names[kind]);
+            assert_true(fabs((double)(fast.residual - slow.residual)) <= (double)tol);
         }
     }
 }
@@ -283,6 +329,7 @@ int main(void) {
         cmocka_unit_test(limbs_at_the_ends_of_the_range_solve_as_at_unit_scale),
         cmocka_unit_test(bad_rigs_are_errors_with_output_untouched),
         cmocka_unit_test(every_non_finite_number_is_an_error),
+        cmocka_unit_test(the_short_path_agrees_with_the_general_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
