@@ -97,7 +97,8 @@ static void values_in_range(const cli_rig *rig, reach_real *values) {
     }
 }
 
-/* "joint_names", parallel to "joints": rigs from files name their joints. */
+/* "joint_names", parallel to "joints": the joint a file names (URDF), else the bone's name (a
+ * bones rig, a DH table's joint1 …). */
 static int add_joint_names(cJSON *result, const cli_rig *rig) {
     cJSON *names = cJSON_AddArrayToObject(result, "joint_names");
     if (!names) return 0;
@@ -129,7 +130,7 @@ int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform
         ok = add_text(result, "bones", &text, err);
         put_reals(&text, values, value_count);
         ok = ok && add_text(result, "joints", &text, err);
-        ok = ok && (!rig->joint_names || add_joint_names(result, rig));
+        ok = ok && add_joint_names(result, rig);
     }
     free(text.data);
     free(world);
