@@ -4,6 +4,7 @@
  * The umbrella header: include this one. Layers, each using only those above it:
  *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms
  *   two_bone               analytic two-bone IK in 2-D and 3-D
+ *   aim                    aim and look-at: one bone, or a chain sharing the turn
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
@@ -28,6 +29,7 @@
 #include "dh.h"
 #include "status.h"
 #include "two_bone.h"
+#include "aim.h"
 #include "batch.h"
 #include "fabrik_batch.h"
 #include "walker.h"
