@@ -5,6 +5,7 @@
  *   config, status, vecmath scalar type, result codes, vectors, quaternions, transforms
  *   two_bone               analytic two-bone IK in 2-D and 3-D
  *   aim                    aim and look-at: one bone, or a chain sharing the turn
+ *   humanoid               humanoid roles (hips, spine, arms, legs) from bone names or a map
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
@@ -30,6 +31,7 @@
 #include "status.h"
 #include "two_bone.h"
 #include "aim.h"
+#include "humanoid.h"
 #include "batch.h"
 #include "fabrik_batch.h"
 #include "walker.h"
