@@ -175,7 +175,8 @@ static int role_word_of_key(char *key) {
         for (size_t i = 0; i < sizeof role_words / sizeof role_words[0]; i++)
             if (strcmp(key, role_words[i].word) == 0) return (int)i;
         size_t n = strlen(key);
-        while (n > 0 && is_digit(key[n - 1])) key[--n] = 0;
+        while (n > 0 && is_digit(key[n - 1]))
+            key[--n] = 0;
     }
     return -1;
 }

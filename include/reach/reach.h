@@ -6,6 +6,7 @@
  *   two_bone               analytic two-bone IK in 2-D and 3-D
  *   aim                    aim and look-at: one bone, or a chain sharing the turn
  *   humanoid               humanoid roles (hips, spine, arms, legs) from bone names or a map
+ *   full_body              a whole humanoid posed from hands, feet, head and hips targets
  *   skeleton               bones, joints and limits, forward kinematics, positions → rotations
  *   limits                 joint limits: projecting rotations onto what a joint allows
  *   solver                 targets, settings and results shared by the iterative solvers
@@ -32,6 +33,7 @@
 #include "two_bone.h"
 #include "aim.h"
 #include "humanoid.h"
+#include "full_body.h"
 #include "batch.h"
 #include "fabrik_batch.h"
 #include "walker.h"
