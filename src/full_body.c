@@ -299,11 +299,15 @@ static void place_limbs(const reach_humanoid *h, const reach_full_body_targets *
 /* Polishes after a stall that lays the limbs out again. */
 #define RESEEDS 4
 
-static int make_targets(const reach_humanoid *h, const reach_full_body_targets *t, const body_layout *l) {
+/* The Jacobian's targets; with positions_only, the head's, hands' and feet's rotations are left
+ * out (their own joints turn them afterwards). */
+static int make_targets(const reach_humanoid *h, const reach_full_body_targets *t, const body_layout *l,
+                        int positions_only) {
     int count = 0;
     for (int p = 0; p < REACH_BODY_PART_COUNT; p++) {
         const reach_body_target *b = &t->parts[p];
-        if (!b->use_position && !b->use_rotation) continue;
+        int rotation = b->use_rotation && (p == REACH_BODY_HIPS || !positions_only);
+        if (!b->use_position && !rotation) continue;
         int bone = h->bones[part_role[p]] + SLIDES;
         reach_target target = reach_target_position(bone, b->position);
         if (!b->use_position) {
@@ -312,11 +316,25 @@ static int make_targets(const reach_humanoid *h, const reach_full_body_targets *
             target.position = l->world[bone].translation;
             target.weight = REACH_R(1e-3);
         }
-        target.use_orientation = b->use_rotation;
+        target.use_orientation = rotation;
         target.orientation = reach_quat_normalize_safe(b->rotation);
         l->targets[count++] = target;
     }
     return count;
+}
+
+/* The largest distance and angle left to the position and rotation targets, from l->world. */
+static void body_residuals(const reach_humanoid *h, const reach_full_body_targets *t, const body_layout *l,
+                           reach_real *residual, reach_real *angle_residual) {
+    *residual = *angle_residual = 0;
+    for (int p = 0; p < REACH_BODY_PART_COUNT; p++) {
+        const reach_body_target *b = &t->parts[p];
+        const reach_transform *w = &l->world[h->bones[part_role[p]] + SLIDES];
+        if (b->use_position) *residual = reach_max(*residual, reach_vec3_distance(w->translation, b->position));
+        if (b->use_rotation)
+            *angle_residual = reach_max(*angle_residual,
+                                        reach_quat_angle_between(w->rotation, reach_quat_normalize_safe(b->rotation)));
+    }
 }
 
 reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_humanoid *humanoid,
@@ -345,7 +363,6 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
         place_limbs(humanoid, targets, &ext, &l);
     }
 
-    int count = make_targets(humanoid, targets, &l);
     reach_solver_settings js = reach_solver_default_settings();
     js.max_iterations = s.max_iterations;
     js.tolerance = s.tolerance * height;
@@ -353,6 +370,23 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
     js.jacobian_method = REACH_JACOBIAN_DLS;
     js.root_bone = 0;
     reach_solve_result jr = {0, 0, 0, 1, 0};
+    /* Positions first: a third of the rows (the Jacobian's cost grows with their square), the
+     * head's, hands' and feet's rotations then set by their own joints, which do not move their
+     * joints' positions. Only when that misses does the whole problem go to the Jacobian. */
+    int count = make_targets(humanoid, targets, &l, 1);
+    if (count > 0) {
+        status = reach_jacobian_solve(&ext, l.targets, count, &js, l.pose, l.jacobian_scratch, l.jacobian_size, &jr);
+        if (status != REACH_OK) return status;
+    }
+    reach_forward_kinematics(&ext, l.pose, l.world);
+    for (int p = REACH_BODY_HEAD; p < REACH_BODY_PART_COUNT; p++)
+        if (targets->parts[p].use_rotation)
+            set_world_rotation(&ext, &l, humanoid->bones[part_role[p]] + SLIDES,
+                               reach_quat_normalize_safe(targets->parts[p].rotation));
+    reach_real residual, angle_residual;
+    body_residuals(humanoid, targets, &l, &residual, &angle_residual);
+    int done = residual <= js.tolerance && angle_residual <= js.angle_tolerance;
+    count = done ? 0 : make_targets(humanoid, targets, &l, 0);
     for (int attempt = 0; count > 0 && attempt < RESEEDS + 1; attempt++) {
         if (attempt > 0) {
             /* Stalled against the limits: the limbs laid out again by the law of cosines from
@@ -398,14 +432,7 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
     if (result) {
         reach_forward_kinematics(&ext, l.pose, l.world);
         reach_full_body_result r = {jr.iterations, 0, 0, 1};
-        for (int p = 0; p < REACH_BODY_PART_COUNT; p++) {
-            const reach_body_target *b = &targets->parts[p];
-            const reach_transform *w = &l.world[humanoid->bones[part_role[p]] + SLIDES];
-            if (b->use_position) r.residual = reach_max(r.residual, reach_vec3_distance(w->translation, b->position));
-            if (b->use_rotation)
-                r.angle_residual = reach_max(
-                    r.angle_residual, reach_quat_angle_between(w->rotation, reach_quat_normalize_safe(b->rotation)));
-        }
+        body_residuals(humanoid, targets, &l, &r.residual, &r.angle_residual);
         r.reached = r.residual <= s.tolerance * height && r.angle_residual <= s.angle_tolerance;
         *result = r;
     }
