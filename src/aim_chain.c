@@ -10,7 +10,7 @@ reach_aim_chain_settings reach_aim_chain_default_settings(void) {
     reach_aim_chain_settings s;
     s.aim = reach_aim_default_settings();
     s.shares = NULL;
-    s.iterations = 32;
+    s.iterations = 64;
     s.made_by_defaults = REACH__SETTINGS_TAG;
     return s;
 }

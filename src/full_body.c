@@ -91,6 +91,8 @@ static reach_status check_targets(const reach_full_body_targets *t) {
             (b->use_hint && !reach_vec3_is_finite(b->hint)) || (b->use_rotation && !reach_quat_is_finite(b->rotation)))
             return REACH_ERROR_NOT_FINITE;
         if (b->use_rotation && !(reach_quat_dot(b->rotation, b->rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
+        if (!reach_is_finite(b->weight)) return REACH_ERROR_NOT_FINITE;
+        if (b->weight < 0) return REACH_ERROR_INVALID_ARGUMENT;
     }
     if (t->use_look_at && !reach_vec3_is_finite(t->look_at)) return REACH_ERROR_NOT_FINITE;
     return REACH_OK;
@@ -316,6 +318,7 @@ static int make_targets(const reach_humanoid *h, const reach_full_body_targets *
             target.position = l->world[bone].translation;
             target.weight = REACH_R(1e-3);
         }
+        if (b->weight > 0) target.weight *= b->weight;
         target.use_orientation = rotation;
         target.orientation = reach_quat_normalize_safe(b->rotation);
         l->targets[count++] = target;

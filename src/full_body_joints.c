@@ -1,13 +1,17 @@
 /* Natural joint limits per humanoid role, from the rest pose (see include/reach/full_body.h). */
+#include "character_internal.h"
 #include "internal.h"
 #include "reach/full_body.h"
 
-/* The bone's rest transform in its root's frame. */
-static reach_transform rest_world(const reach_skeleton *skeleton, int bone) {
-    reach_transform t = skeleton->rest[bone];
+reach_transform reach__bone_world(const reach_skeleton *skeleton, const reach_transform *local, int bone) {
+    reach_transform t = local[bone];
     for (int b = skeleton->parents[bone]; b >= 0; b = skeleton->parents[b])
-        t = reach_transform_mul(skeleton->rest[b], t);
+        t = reach_transform_mul(local[b], t);
     return t;
+}
+
+static reach_transform rest_world(const reach_skeleton *skeleton, int bone) {
+    return reach__bone_world(skeleton, skeleton->rest, bone);
 }
 
 static reach_vec3 rest_point(const reach_skeleton *skeleton, int bone) {

@@ -2,6 +2,7 @@
  * include/reach/humanoid.h). */
 #include <string.h>
 
+#include "character_internal.h"
 #include "internal.h"
 #include "reach/humanoid.h"
 
@@ -161,14 +162,6 @@ static int descends_from(const reach_skeleton *skeleton, int bone, int ancestor)
     return 0;
 }
 
-/* The bone's joint in the rest pose, in the root's frame. */
-static reach_vec3 rest_position(const reach_skeleton *skeleton, int bone) {
-    reach_transform t = skeleton->rest[bone];
-    for (int b = skeleton->parents[bone]; b >= 0; b = skeleton->parents[b])
-        t = reach_transform_mul(skeleton->rest[b], t);
-    return t.translation;
-}
-
 /* The role word a key is, or -1; a numbered key (`neck_01`, `Neck1`) counts as its word. */
 static int role_word_of_key(char *key) {
     for (int pass = 0; pass < 2; pass++) {
@@ -191,7 +184,8 @@ static int role_of_name(const reach_skeleton *skeleton, const char *name, int bo
         if (!is_sided(role)) return side == SIDE_NONE ? role : -1;
         if (side == SIDE_NONE) {
             if (hips < 0) return -1; /* the side from the rest pose needs the hips: a second pass */
-            reach_real x = rest_position(skeleton, bone).x - rest_position(skeleton, hips).x;
+            reach_real x = reach__bone_world(skeleton, skeleton->rest, bone).translation.x -
+                           reach__bone_world(skeleton, skeleton->rest, hips).translation.x;
             if (x == 0) return -1;
             side = x > 0 ? SIDE_LEFT : SIDE_RIGHT;
         }

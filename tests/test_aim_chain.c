@@ -99,8 +99,8 @@ static void points_within_limits_aimed(void **state) {
         if (out.error > AIM_TOL) missed++;
         worst = reach_max(worst, out.error);
     }
-    /* Sweeps crawl where two limits hold at once: a few in a thousand need more than the default
-     * 32 sweeps, and end within a few degrees. */
+    /* Sweeps crawl where two limits hold at once: about one in a thousand needs more than the
+     * default 64 sweeps, and ends within a few degrees. */
     if (missed > n / 200) fail_msg("missed %d of %d by more than 0.1 degree", missed, n);
     if (worst > REACH_R(0.1)) fail_msg("worst miss %g rad", (double)worst);
 }

@@ -84,7 +84,7 @@ typedef struct reach_aim_chain_settings {
      * gives each bone the same share. The last bone takes whatever the others left. */
     const reach_real *shares;
     /** Sweeps from the last bone back to the first that take up what the limits left over;
-     * default 32, >= 0. */
+     * default 64, >= 0. */
     int iterations;
     uint32_t made_by_defaults; /**< set by reach_aim_chain_default_settings */
 } reach_aim_chain_settings;

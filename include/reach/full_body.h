@@ -41,6 +41,9 @@ typedef struct reach_body_target {
     reach_quat rotation; /**< world rotation of the part's bone (any non-zero length) */
     int use_hint;
     reach_vec3 hint; /**< hands and feet: a world point the elbow or knee turns toward */
+    /** How much this target counts against the others when they cannot all be met (only the
+     * ratios matter); >= 0, and 0 means 1. */
+    reach_real weight;
 } reach_body_target;
 
 typedef struct reach_full_body_targets {
@@ -87,6 +90,58 @@ REACH_API reach_status reach_full_body_solve(const reach_skeleton *skeleton, con
                                              const reach_full_body_targets *targets,
                                              const reach_full_body_settings *settings, reach_transform *pose,
                                              void *scratch, size_t scratch_size, reach_full_body_result *result);
+
+/* ---- three-point mode ------------------------------------------------------------------- */
+
+/** Three-point mode: a head and two hands (a VR headset and controllers) drive a standing body
+ * whose feet stay on the ground plane y = ground_height (+y up, the character facing +z at rest)
+ * and step when the body moves away from them. The feet count ten times the head and hands
+ * (their weights), so that a head or hand out of reach is missed rather than a planted foot
+ * dragged. Each foot has a home under the head, to its side
+ * across the head's heading; a planted foot stays exactly where it is until it lies more than
+ * step_distance from home (or turned more than step_turn from the heading), then it steps: it
+ * lifts on an arc of step_height and lands step_duration later at its home, placed ahead by the
+ * head's velocity over half a step. One foot steps at a time. */
+typedef struct reach_three_point_settings {
+    reach_real ground_height;      /**< the ground plane's height; default 0 */
+    reach_real step_distance;      /**< as a ratio of the height; default 0.12 */
+    reach_real step_turn;          /**< rad; default 0.6 */
+    reach_real step_duration;      /**< seconds; default 0.3 */
+    reach_real step_height;        /**< as a ratio of the height; default 0.05 */
+    reach_full_body_settings body; /**< the full-body solve's settings */
+    uint32_t made_by_defaults;     /**< set by reach_three_point_default_settings */
+} reach_three_point_settings;
+
+REACH_API reach_three_point_settings reach_three_point_default_settings(void);
+
+/** What three-point mode keeps between frames. */
+typedef struct reach_three_point_state {
+    reach_vec3 planted[2];   /**< left, right: where each foot's joint stands (or will land) */
+    reach_real yaw[2];       /**< each foot's turn about +y from its rest direction */
+    reach_vec3 lift_from[2]; /**< a stepping foot's start */
+    reach_real lift_yaw[2];  /**< its turn at the start */
+    reach_real phase[2];     /**< 0 planted, else the step's progress in (0, 1] */
+    reach_vec3 last_head;    /**< the head target of the last frame, for its velocity */
+    reach_real ankle_height; /**< the foot joint's height above the soles at rest */
+    reach_real height;       /**< the body's size (hips to head plus hips to a sole) */
+    int steps;               /**< steps begun so far */
+} reach_three_point_state;
+
+/** Starts three-point mode from a pose: each foot planted on the ground under where it is. */
+REACH_API reach_status reach_three_point_init(const reach_skeleton *skeleton, const reach_humanoid *humanoid,
+                                              const reach_three_point_settings *settings, const reach_transform *pose,
+                                              reach_three_point_state *state);
+
+/** One frame: head (position and rotation) and hand (position, and rotation when use_rotation)
+ * targets, dt seconds after the last frame (> 0). Steps the feet, then solves the whole body as
+ * reach_full_body_solve does (the pose warm started). On error the pose, state and *result are
+ * untouched. */
+REACH_API reach_status reach_three_point_solve(const reach_skeleton *skeleton, const reach_humanoid *humanoid,
+                                               const reach_three_point_settings *settings,
+                                               const reach_body_target *head, const reach_body_target *left_hand,
+                                               const reach_body_target *right_hand, reach_real dt,
+                                               reach_three_point_state *state, reach_transform *pose, void *scratch,
+                                               size_t scratch_size, reach_full_body_result *result);
 
 REACH_EXTERN_C_END
 
