@@ -183,6 +183,8 @@ static void bad_input_leaves_pose_untouched(void **state) {
     rig r;
     make_rig(&rng, &r, REACH_R(0.3), REACH_R(0.5));
     reach_transform local[MAX_BONES + 1], world[MAX_BONES + 1], local0[MAX_BONES + 1], world0[MAX_BONES + 1];
+    memset(local0, 0, sizeof local0); /* the rig may use fewer bones than the arrays hold */
+    memset(world0, 0, sizeof world0);
     reach_pose_rest(&r.skeleton, local0);
     reach_forward_kinematics(&r.skeleton, local0, world0);
     reach_real bad_shares[MAX_BONES] = {0};

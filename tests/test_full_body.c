@@ -239,6 +239,7 @@ static void bad_input_leaves_pose_untouched(void **state) {
     body b;
     make_body(&rng, S_PLAIN, &b);
     reach_transform pose[PART_COUNT], start[PART_COUNT];
+    memset(start, 0, sizeof start); /* the rig may use fewer bones than the arrays hold */
     reach_pose_rest(&b.rig.skeleton, start);
     size_t need = reach_full_body_scratch_size(&b.rig.skeleton);
     for (int c = 0; c < 6; c++) {
@@ -278,7 +279,7 @@ static void bad_input_leaves_pose_untouched(void **state) {
         memcpy(copy, pose, sizeof copy);
         reach_full_body_result r, untouched;
         memset(&r, 0x5a, sizeof r);
-        untouched = r;
+        memcpy(&untouched, &r, sizeof r);
         reach_status st = reach_full_body_solve(&b.rig.skeleton, &h, &t, &s, pose, scratch, size, &r);
         if (st != expect) fail_msg("case %d: %s", c, reach_status_string(st));
         if (!test_bytes_equal(pose, copy, sizeof pose) || !test_bytes_equal(&r, &untouched, sizeof r))
