@@ -10,7 +10,7 @@
 
 typedef struct slice_job {
     reach_two_bone_batch batch;
-    const reach_two_bone_options *options;
+    const reach_two_bone_settings *options;
     reach_status status;
 } slice_job;
 
@@ -20,7 +20,7 @@ static void *solve_slice(void *data) {
     return NULL;
 }
 
-reach_status batch_solve_threads(const reach_two_bone_batch *batch, const reach_two_bone_options *options,
+reach_status batch_solve_threads(const reach_two_bone_batch *batch, const reach_two_bone_settings *options,
                                  int threads) {
     if (threads < 1 || threads > BATCH_THREADS_MAX) return REACH_ERROR_INVALID_ARGUMENT;
     /* Equal slices, rounded up to the alignment; the last one takes what is left. */

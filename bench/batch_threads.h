@@ -7,13 +7,14 @@
 #ifndef REACH_BENCH_BATCH_THREADS_H
 #define REACH_BENCH_BATCH_THREADS_H
 
-#include "reach/batch.h"
+#include "reach/two_bone_batch.h"
 
 #define BATCH_THREADS_MAX 64
 
 /* Solves the batch on `threads` threads (1 to BATCH_THREADS_MAX): the calling thread takes the
  * first slice and threads − 1 new threads the others; returns when all are done. The status is
  * the first slice's error, if any, as reach_two_bone_solve_batch would return it. */
-reach_status batch_solve_threads(const reach_two_bone_batch *batch, const reach_two_bone_options *options, int threads);
+reach_status batch_solve_threads(const reach_two_bone_batch *batch, const reach_two_bone_settings *options,
+                                 int threads);
 
 #endif

@@ -24,6 +24,9 @@ static const bench_suite suites[] = {
     {"ccd", bench_suite_ccd},
     {"jacobian", bench_suite_jacobian},
     {"character", bench_suite_character},
+#ifdef REACH_BENCH_URDF
+    {"urdf", bench_suite_urdf},
+#endif
 #ifdef REACH_BENCH_KDL
     {"kdl", bench_suite_kdl},
 #endif

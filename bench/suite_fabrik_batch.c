@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "random.h"
 #include "reach/reach.h"
+#include "reach/testing.h"
 #include "suites.h"
 
 #define SEED        0xfab7c4ba7c4u
@@ -120,7 +121,7 @@ typedef struct batch_pass {
 static void pass_batch(void *data) {
     batch_pass *pass = data;
     reach_fabrik_batch b = batch_view(pass->chains);
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     o.cold_start = 1;
     reach_status st = pass->isa ? reach_fabrik_solve_batch_isa(&b, &o, pass->isa) : reach_fabrik_solve_batch(&b, &o);
     pass->failures += st != REACH_OK;

@@ -123,7 +123,7 @@ typedef enum entry_point { ENTRY_3D, ENTRY_RIG, ENTRY_2D } entry_point;
 typedef struct solve_pass {
     const two_bone_set *set;
     entry_point entry; /* which of reach's solvers; the plain one has its own pass */
-    reach_two_bone_options options;
+    reach_two_bone_settings options;
     long failures; /* solves that did not return REACH_OK */
 } solve_pass;
 
@@ -138,7 +138,7 @@ static void pass_reference(void *data) {
 static void pass_reach(void *data) {
     solve_pass *pass = data;
     const two_bone_set *set = pass->set;
-    const reach_two_bone_options options = pass->options;
+    const reach_two_bone_settings options = pass->options;
     long failures = 0;
     int n = set->count;
     switch (pass->entry) {
@@ -250,8 +250,8 @@ static void record_sizes(bench_run *run) {
 void bench_suite_two_bone(bench_run *run) {
     two_bone_set set;
     make_set(&set, LIMB_COUNT, SEED);
-    reach_two_bone_options with_rotations = reach_two_bone_default_options();
-    reach_two_bone_options positions_only = with_rotations;
+    reach_two_bone_settings with_rotations = reach_two_bone_default_settings();
+    reach_two_bone_settings positions_only = with_rotations;
     positions_only.rotations = 0;
     solve_pass reference = {&set, ENTRY_3D, with_rotations, 0};
     solve_pass positions = {&set, ENTRY_3D, positions_only, 0}, rotations = {&set, ENTRY_3D, with_rotations, 0};

@@ -1,7 +1,7 @@
 /* The two-bone batch suite: reach_two_bone_solve_batch on structure-of-arrays input, 1 000 limbs
  * per call (the arrays stay in cache) and 1 000 000 (they stream from memory), the same batches
  * forced onto the scalar path, and the large batch split over 1 and 2 threads (batch_threads.c).
- * The arrays start on 64-byte boundaries, as include/reach/batch.h advises; the small batch is
+ * The arrays start on 64-byte boundaries, as include/reach/two_bone_batch.h advises; the small batch is
  * also timed with every array 16 bytes past such a boundary, all that malloc promises.
  * A --quick run leaves the large batch out (it takes minutes in a sanitizer build) and checks
  * the thread split on the small one.
@@ -22,6 +22,7 @@
 #include "limbs.h"
 #include "reference_two_bone.h"
 #include "reach/reach.h"
+#include "reach/testing.h"
 #include "suites.h"
 
 #define SMALL_COUNT 1000
@@ -141,7 +142,7 @@ typedef struct batch_pass {
     const limb_arrays *arrays;
     batch_path path;
     int threads;
-    reach_two_bone_options options;
+    reach_two_bone_settings options;
     long failures; /* calls that did not return REACH_OK */
 } batch_pass;
 
@@ -178,7 +179,7 @@ typedef struct agreement {
 
 /* Solves the batch on `path` once with per-limb status, then compares every limb with
  * reach_two_bone_solve alone: joints and residuals. */
-static agreement batch_agreement(limb_arrays *a, batch_path path, const reach_two_bone_options *options) {
+static agreement batch_agreement(limb_arrays *a, batch_path path, const reach_two_bone_settings *options) {
     unsigned char *status = bench_calloc((size_t)a->count, 1);
     reach_two_bone_batch b = batch_of(a);
     b.out_status = status;
@@ -186,7 +187,7 @@ static agreement batch_agreement(limb_arrays *a, batch_path path, const reach_tw
         path == PATH_SIMD ? reach_two_bone_solve_batch(&b, options) : reach_two_bone_solve_batch_scalar(&b, options);
     agreement worst = {0, 0};
     if (st != REACH_OK) worst.reachable = NAN;
-    reach_two_bone_options single = *options;
+    reach_two_bone_settings single = *options;
     single.rotations = 0;
     for (int i = 0; i < a->count && !isnan(worst.reachable); i++) {
         reach_two_bone_input in = limb_input(a, i);
@@ -229,7 +230,7 @@ static int same_outputs(const limb_arrays *a, const limb_arrays *b) {
 }
 
 /* The threaded split gives exactly the single call's outputs: solve both, compare the bits. */
-static int threads_match(limb_arrays *a, const reach_two_bone_options *options, int threads) {
+static int threads_match(limb_arrays *a, const reach_two_bone_settings *options, int threads) {
     limb_arrays copy = *a;
     for (int k = 0; k < OUT_ARRAYS; k++)
         copy.out[k] = bench_calloc((size_t)a->count, sizeof(reach_real));
@@ -246,7 +247,7 @@ static int threads_match(limb_arrays *a, const reach_two_bone_options *options, 
 }
 
 /* The checks, on the small batch and the large one (NULL in a --quick run). */
-static void run_checks(bench_run *run, limb_arrays *small, limb_arrays *large, const reach_two_bone_options *options) {
+static void run_checks(bench_run *run, limb_arrays *small, limb_arrays *large, const reach_two_bone_settings *options) {
     agreement simd = batch_agreement(small, PATH_SIMD, options);
     agreement scalar = batch_agreement(small, PATH_SCALAR, options);
     check_agreement(run, simd, "the batch of 1 000");
@@ -284,7 +285,7 @@ void bench_suite_two_bone_batch(bench_run *run) {
     make_arrays(&small, SMALL_COUNT, 0, SEED);
     make_arrays(&small_offset, SMALL_COUNT, 16, SEED);
     if (!quick) make_arrays(&large, LARGE_COUNT, 0, SEED + 1);
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     run_checks(run, &small, quick ? NULL : &large, &options);
 
     check_agreement(run, batch_agreement(&small_offset, PATH_SIMD, &options), "the batch of 16-byte-aligned arrays");

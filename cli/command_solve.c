@@ -28,9 +28,8 @@ static cJSON *solve(cli_request *request, cli_error *err) {
     reach_solve_result outcome = {0, 0, 0, 0, 0};
     int ok =
         warnings && result ? request->solver->solve(request, &outcome, warnings, err) : cli_fail(err, "out of memory");
-    if (ok &&
-        !(add_outcome(result, request, &outcome) && cli_result_add_pose(result, request->rig, request->pose, err)))
-        ok = cli_fail(err, "out of memory writing the result");
+    if (ok && !add_outcome(result, request, &outcome)) ok = cli_fail(err, "out of memory writing the result");
+    ok = ok && cli_result_add_pose(result, request->rig, request->pose, err);
     if (ok && cJSON_GetArraySize(warnings) > 0) {
         ok = cJSON_AddItemToObject(result, "warnings", warnings) || cli_fail(err, "out of memory");
         if (ok) warnings = NULL;

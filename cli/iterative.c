@@ -119,6 +119,24 @@ static int run(const cli_iterative *solver, cli_request *request, const reach_so
     return status == REACH_OK || library_error(solver, status, err);
 }
 
+/* FABRIK and CCD turn a mimic follower as a joint of its own: it is coupled to its leader again
+ * after the solve (reach_pose_apply_mimic), which moves what hangs below it. */
+static void couple_followers(const cli_iterative *solver, const cli_rig *rig, const unsigned char *moving,
+                             reach_transform *pose, cJSON *warnings) {
+    reach_pose_apply_mimic(&rig->skeleton, pose);
+    if (strcmp(solver->name, "jacobian") == 0) return; /* coupled all along */
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        if (!moving[bone] || !rig->joints[bone].mimic) continue;
+        char text[CLI_MESSAGE_SIZE];
+        snprintf(text, sizeof text,
+                 "bone '%s': %s turns mimic joints on their own; it was coupled to its leader after the solve (the "
+                 "jacobian solver keeps the coupling throughout)",
+                 rig->names[bone], solver->name);
+        cli_utf8_clean(text);
+        cJSON_AddItemToArray(warnings, cJSON_CreateString(text));
+    }
+}
+
 int cli_solve_iterative(const cli_iterative *solver, cli_request *request, reach_solver_settings settings,
                         reach_solve_result *result, cJSON *warnings, cli_error *err) {
     const cli_rig *rig = request->rig;
@@ -131,11 +149,13 @@ int cli_solve_iterative(const cli_iterative *solver, cli_request *request, reach
         mark_moving(request, root, moving);
         settings.root_bone = root;
         if (settings.max_iterations == 0) settings.max_iterations = CLI_ITERATIVE_DEFAULT_ITERATIONS;
-        if (!(settings.tolerance > 0)) settings.tolerance = REACH_DEFAULT_TOLERANCE_RATIO * moving_length(request, moving, root);
+        if (!(settings.tolerance > 0))
+            settings.tolerance = REACH_DEFAULT_TOLERANCE_RATIO * moving_length(request, moving, root);
         ok = run(solver, request, &settings, result, err);
     }
     if (ok) {
         int iterations = result->iterations, limited = result->limited;
+        couple_followers(solver, rig, moving, request->pose, warnings);
         reach_forward_kinematics(&rig->skeleton, request->pose, world);
         cli_measure_targets(request, world, settings.tolerance, result);
         result->iterations = iterations;

@@ -4,14 +4,39 @@
 #include <stdio.h>
 #include <string.h>
 
-void jr_key_path(char *buf, size_t size, const char *path, const char *key) {
-    if (path[0] == '\0')
-        snprintf(buf, size, "%s", key);
-    else
-        snprintf(buf, size, "%s.%s", path, key);
+/* Paths are built for every field read, whether or not it is at fault, so they are put
+ * together by hand: snprintf took about a sixth of a request's time. Both cut the path where
+ * snprintf would (size - 1 characters and the NUL). */
+static size_t append(char *buf, size_t size, size_t used, const char *text, size_t length) {
+    if (used + 1 >= size) return used;
+    if (length > size - 1 - used) length = size - 1 - used;
+    memcpy(buf + used, text, length);
+    buf[used + length] = '\0';
+    return used + length;
 }
 
-void jr_index_path(char *buf, size_t size, const char *path, int index) { snprintf(buf, size, "%s[%d]", path, index); }
+void jr_key_path(char *buf, size_t size, const char *path, const char *key) {
+    if (size == 0) return;
+    buf[0] = '\0';
+    size_t used = append(buf, size, 0, path, strlen(path));
+    if (path[0] != '\0') used = append(buf, size, used, ".", 1);
+    append(buf, size, used, key, strlen(key));
+}
+
+void jr_index_path(char *buf, size_t size, const char *path, int index) {
+    if (size == 0) return;
+    char digits[16], *first = digits + sizeof digits;
+    unsigned magnitude = index < 0 ? 0u - (unsigned)index : (unsigned)index;
+    do
+        *--first = (char)('0' + magnitude % 10);
+    while ((magnitude /= 10) != 0);
+    if (index < 0) *--first = '-';
+    buf[0] = '\0';
+    size_t used = append(buf, size, 0, path, strlen(path));
+    used = append(buf, size, used, "[", 1);
+    used = append(buf, size, used, first, (size_t)(digits + sizeof digits - first));
+    append(buf, size, used, "]", 1);
+}
 
 const char *jr_type_name(const cJSON *item) {
     if (cJSON_IsNull(item)) return "null";

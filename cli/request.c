@@ -162,24 +162,51 @@ static exact_text exact(double x) {
     return t;
 }
 
-/* Checks each value against its joint's limits, naming the bone, before the library sets them. */
-static int check_joint_values(const cli_rig *rig, const reach_real *values, cli_error *err) {
+/* The path a joint value goes by in messages: joints[n], or joints.NAME when given by name. */
+static void value_path(const cli_rig *rig, int bone, int n, int by_name, char *path, size_t size) {
+    if (by_name)
+        jr_key_path(path, size, "joints", cli_rig_joint_name(rig, bone));
+    else
+        jr_index_path(path, size, "joints", n);
+}
+
+/* Where a bone's value sits in a joint-value vector. */
+static int value_index_of(const cli_rig *rig, int bone) {
+    int n = 0;
+    for (int b = 0; b < bone; b++)
+        n += reach_joint_has_value(rig->joints[b].type);
+    return n;
+}
+
+/* Checks each value against its joint's limits, naming the bone, before the library sets them.
+ * A mimic follower's own entry is not read: the value its leader's gives it is checked. */
+static int check_joint_values(const cli_rig *rig, const reach_real *values, int by_name, cli_error *err) {
     int n = 0;
     for (int bone = 0; bone < rig->bone_count; bone++) {
         const reach_joint *joint = &rig->joints[bone];
         if (!reach_joint_has_value(joint->type)) continue;
-        if (values[n] < joint->min || values[n] > joint->max)
-            return cli_fail(err, "joints[%d]: %s is outside the limits [%s, %s] of bone '%s' (%s)", n,
-                            exact(values[n]).text, exact(joint->min).text, exact(joint->max).text, rig->names[bone],
+        char path[CLI_PATH_SIZE];
+        value_path(rig, bone, n, by_name, path, sizeof path);
+        reach_real value = values[n++];
+        if (joint->mimic) {
+            int leader = joint->mimic_leader;
+            reach_real derived = joint->mimic_multiplier * values[value_index_of(rig, leader)] + joint->mimic_offset;
+            if (derived < joint->min || derived > joint->max)
+                return cli_fail(err, "joints: '%s' follows '%s' (mimic) to %s, outside its limits [%s, %s]",
+                                cli_rig_joint_name(rig, bone), cli_rig_joint_name(rig, leader), exact(derived).text,
+                                exact(joint->min).text, exact(joint->max).text);
+            continue;
+        }
+        if (value < joint->min || value > joint->max)
+            return cli_fail(err, "%s: %s is outside the limits [%s, %s] of bone '%s' (%s)", path, exact(value).text,
+                            exact(joint->min).text, exact(joint->max).text, rig->names[bone],
                             cli_joint_type_name(joint->type));
-        n++;
     }
     return 1;
 }
 
-static int read_joint_values(const cJSON *joints, const cli_rig *rig, reach_real *values, cli_error *err) {
+static int read_joint_array(const cJSON *joints, const cli_rig *rig, reach_real *values, cli_error *err) {
     int expected = reach_skeleton_value_count(&rig->skeleton);
-    if (!jr_array(joints, "joints", err)) return 0;
     int count = cJSON_GetArraySize(joints);
     if (count != expected)
         return cli_fail(err, "joints: expected %d value%s (one per hinge or prismatic joint, in bone order), got %d",
@@ -190,17 +217,53 @@ static int read_joint_values(const cJSON *joints, const cli_rig *rig, reach_real
         jr_index_path(path, sizeof path, "joints", i);
         if (!jr_number(value, path, &values[i], err)) return 0;
     }
-    return check_joint_values(rig, values, err);
+    return check_joint_values(rig, values, 0, err);
+}
+
+/* The bone of the joint with a value named name (its joint's name, or its bone's), or -1. */
+static int find_value_joint(const cli_rig *rig, const char *name) {
+    for (int bone = 0; bone < rig->bone_count; bone++)
+        if (reach_joint_has_value(rig->joints[bone].type) && strcmp(cli_rig_joint_name(rig, bone), name) == 0)
+            return bone;
+    return -1;
+}
+
+/* {"name": value, ...}: the named joints' values; those left out keep their rest value, brought
+ * inside their limits where the rest lies outside (a Panda's fourth joint). */
+static int read_joint_names(const cJSON *joints, const cli_rig *rig, const reach_transform *rest, reach_real *values,
+                            cli_error *err) {
+    reach_pose_get_values(&rig->skeleton, rest, values);
+    int n = 0;
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        const reach_joint *joint = &rig->joints[bone];
+        if (!reach_joint_has_value(joint->type)) continue;
+        values[n] = reach_clamp(values[n], joint->min, joint->max);
+        n++;
+    }
+    for (const cJSON *item = joints->child; item; item = item->next) {
+        char path[CLI_PATH_SIZE];
+        jr_key_path(path, sizeof path, "joints", item->string);
+        int bone = find_value_joint(rig, item->string);
+        if (bone < 0) return cli_fail(err, "%s: no hinge or prismatic joint named '%s'", path, item->string);
+        if (rig->joints[bone].mimic)
+            return cli_fail(err, "%s: '%s' follows '%s' (mimic): its value is derived, not given", path, item->string,
+                            cli_rig_joint_name(rig, rig->joints[bone].mimic_leader));
+        if (!jr_number(item, path, &values[value_index_of(rig, bone)], err)) return 0;
+    }
+    return check_joint_values(rig, values, 1, err);
 }
 
 int cli_pose_read(const cJSON *json, const cli_rig *rig, reach_transform *pose, cli_error *err) {
     reach_pose_rest(&rig->skeleton, pose);
     const cJSON *joints = jr_get(json, "joints");
     if (!joints) return 1;
+    if (!cJSON_IsArray(joints) && !cJSON_IsObject(joints))
+        return cli_fail(err, "joints: expected an array of values or an object of values by joint name");
     int count = reach_skeleton_value_count(&rig->skeleton);
     reach_real *values = malloc((size_t)(count > 0 ? count : 1) * sizeof *values);
     if (!values) return cli_fail(err, "out of memory reading joint values");
-    int ok = read_joint_values(joints, rig, values, err);
+    int ok = cJSON_IsArray(joints) ? read_joint_array(joints, rig, values, err)
+                                   : read_joint_names(joints, rig, pose, values, err);
     if (ok) {
         reach_status status = reach_pose_set_values(&rig->skeleton, values, count, 0, pose);
         if (status != REACH_OK) ok = cli_fail(err, "joints: %s", reach_status_string(status));

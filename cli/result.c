@@ -5,53 +5,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_write.h"
 #include "utf8.h"
 
-static cJSON *number_array(const reach_real *values, int count) {
-    cJSON *array = cJSON_CreateArray();
-    for (int i = 0; array && i < count; i++) {
-        cJSON *number = cJSON_CreateNumber((double)values[i]);
-        if (!number || !cJSON_AddItemToArray(array, number)) {
-            cJSON_Delete(number);
-            cJSON_Delete(array);
-            return NULL;
-        }
+/* Why a text could not be written, as a message. */
+static int text_failure(cli_json_write_status status, cli_error *err) {
+    switch (status) {
+    case CLI_JSON_NOT_FINITE: return cli_fail(err, "the result is not finite (the input is too large to compute with)");
+    case CLI_JSON_INVALID: return cli_fail(err, "the result holds an item that is no JSON value");
+    case CLI_JSON_WRITTEN:
+    case CLI_JSON_NO_MEMORY: break;
     }
-    return array;
+    return cli_fail(err, "out of memory writing the result");
 }
 
-static int add_numbers(cJSON *obj, const char *key, const reach_real *values, int count) {
-    cJSON *array = number_array(values, count);
-    if (array && cJSON_AddItemToObject(obj, key, array)) return 1;
-    cJSON_Delete(array);
-    return 0;
+static void put_reals(cli_text *text, const reach_real *values, int count) {
+    cli_text_raw(text, "[", 1);
+    for (int i = 0; i < count; i++) {
+        if (i > 0) cli_text_raw(text, ",", 1);
+        cli_text_number(text, (double)values[i]);
+    }
+    cli_text_raw(text, "]", 1);
 }
 
-static int add_vec3(cJSON *obj, const char *key, reach_vec3 v) {
+/* field is the text before the value: a comma if any, the key and the colon. */
+static void put_vec3(cli_text *text, const char *field, reach_vec3 v) {
     reach_real values[3] = {v.x, v.y, v.z};
-    return add_numbers(obj, key, values, 3);
+    cli_text_raw(text, field, strlen(field));
+    put_reals(text, values, 3);
 }
 
-static int add_quat(cJSON *obj, const char *key, reach_quat q) {
+static void put_quat(cli_text *text, const char *field, reach_quat q) {
     reach_real values[4] = {q.x, q.y, q.z, q.w};
-    return add_numbers(obj, key, values, 4);
+    cli_text_raw(text, field, strlen(field));
+    put_reals(text, values, 4);
 }
 
-static int add_bones(cJSON *result, const cli_rig *rig, const reach_transform *pose, const reach_transform *world) {
-    cJSON *bones = cJSON_AddArrayToObject(result, "bones");
-    if (!bones) return 0;
+static void put_bones(cli_text *text, const cli_rig *rig, const reach_transform *pose, const reach_transform *world) {
+    cli_text_raw(text, "[", 1);
     for (int i = 0; i < rig->bone_count; i++) {
-        cJSON *bone = cJSON_CreateObject();
-        if (!bone || !cJSON_AddItemToArray(bones, bone)) {
-            cJSON_Delete(bone);
-            return 0;
-        }
-        if (!cJSON_AddStringToObject(bone, "name", rig->names[i]) || !add_vec3(bone, "position", pose[i].translation) ||
-            !add_quat(bone, "rotation", pose[i].rotation) || !add_vec3(bone, "world_position", world[i].translation) ||
-            !add_quat(bone, "world_rotation", world[i].rotation))
-            return 0;
+        cli_text_raw(text, i > 0 ? ",{\"name\":" : "{\"name\":", i > 0 ? 9 : 8);
+        cli_text_string(text, rig->names[i]);
+        put_vec3(text, ",\"position\":", pose[i].translation);
+        put_quat(text, ",\"rotation\":", pose[i].rotation);
+        put_vec3(text, ",\"world_position\":", world[i].translation);
+        put_quat(text, ",\"world_rotation\":", world[i].rotation);
+        cli_text_raw(text, "}", 1);
     }
-    return 1;
+    cli_text_raw(text, "]", 1);
+}
+
+/* Adds the text under key as an item that is written as it is (cJSON's raw item), and empties
+ * it for the next; fails as writing the text failed. */
+static int add_text(cJSON *result, const char *key, cli_text *text, cli_error *err) {
+    if (text->status != CLI_JSON_WRITTEN) return text_failure(text->status, err);
+    text->length = 0;
+    return cJSON_AddRawToObject(result, key, text->data) != NULL || text_failure(CLI_JSON_NO_MEMORY, err);
 }
 
 /* How far outside its range a joint value read back from a pose may lie and still count as at
@@ -88,39 +97,58 @@ static void values_in_range(const cli_rig *rig, reach_real *values) {
     }
 }
 
+/* "joint_names", parallel to "joints": rigs from files name their joints. */
+static int add_joint_names(cJSON *result, const cli_rig *rig) {
+    cJSON *names = cJSON_AddArrayToObject(result, "joint_names");
+    if (!names) return 0;
+    for (int bone = 0; bone < rig->bone_count; bone++) {
+        if (!reach_joint_has_value(rig->joints[bone].type)) continue;
+        cJSON *name = cJSON_CreateString(cli_rig_joint_name(rig, bone));
+        if (!name || !cJSON_AddItemToArray(names, name)) {
+            cJSON_Delete(name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The pose's hundreds of numbers are written straight to text (added as raw items), not built
+ * into a tree of cJSON items first: building, writing and freeing those took about a third of
+ * a 10-bone request. */
 int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform *pose, cli_error *err) {
     int value_count = reach_skeleton_value_count(&rig->skeleton);
     reach_transform *world = malloc((size_t)rig->bone_count * sizeof *world);
     reach_real *values = malloc((size_t)(value_count > 0 ? value_count : 1) * sizeof *values);
-    int ok = world && values;
+    int ok = world && values ? 1 : text_failure(CLI_JSON_NO_MEMORY, err);
+    cli_text text = {NULL, 0, 0, CLI_JSON_WRITTEN};
     if (ok) {
         reach_forward_kinematics(&rig->skeleton, pose, world);
         reach_pose_get_values(&rig->skeleton, pose, values);
         values_in_range(rig, values);
-        ok = add_bones(result, rig, pose, world) && add_numbers(result, "joints", values, value_count);
+        put_bones(&text, rig, pose, world);
+        ok = add_text(result, "bones", &text, err);
+        put_reals(&text, values, value_count);
+        ok = ok && add_text(result, "joints", &text, err);
+        ok = ok && (!rig->joint_names || add_joint_names(result, rig));
     }
+    free(text.data);
     free(world);
     free(values);
-    return ok || cli_fail(err, "out of memory writing the result");
-}
-
-static int all_finite(const cJSON *item) {
-    if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) return 0;
-    for (const cJSON *child = item->child; child; child = child->next)
-        if (!all_finite(child)) return 0;
-    return 1;
+    return ok;
 }
 
 int cli_result_print(FILE *out, const cJSON *result, cli_error *err) {
-    if (!all_finite(result)) return cli_fail(err, "the result is not finite (the input is too large to compute with)");
-    char *text = cJSON_PrintUnformatted(result);
-    if (!text) return cli_fail(err, "out of memory writing the result");
+    char *text = NULL;
+    size_t length = 0;
+    cli_json_write_status status = cli_json_write(result, &text, &length);
+    if (status != CLI_JSON_WRITTEN) return text_failure(status, err);
     /* A result that did not reach the output (a full disk) is a failure: the exit status must not
      * say it was written. */
+    text[length++] = '\n';
     errno = 0;
-    int written = fprintf(out, "%s\n", text) >= 0;
+    int written = fwrite(text, 1, length, out) == length;
     written = fflush(out) == 0 && written && !ferror(out);
-    cJSON_free(text);
+    free(text);
     if (!written) return cli_fail(err, "cannot write the result: %s", errno ? strerror(errno) : "write error");
     return 1;
 }

@@ -11,7 +11,8 @@
 
 /* Adds "bones" (each bone's local position and rotation, and its world_position and
  * world_rotation by forward kinematics) and "joints" (hinge angles and prismatic offsets in
- * bone order; a hinge angle is given the turn that puts it in its range) for the pose. */
+ * bone order; a hinge angle is given the turn that puts it in its range) for the pose, and
+ * "joint_names" parallel to "joints" when the rig names its joints (rigs from files). */
 int cli_result_add_pose(cJSON *result, const cli_rig *rig, const reach_transform *pose, cli_error *err);
 
 /* Prints result on one line. Prints nothing and fails if it holds a non-finite number, which

@@ -6,25 +6,51 @@
 
 #include "json_read.h"
 
+/* A rig from a file: {"urdf": PATH}, {"urdf_text": TEXT} or {"file": PATH} (by extension). */
+static int read_rig_file(const cJSON *json, const char *key, cli_rig *rig, cli_error *err) {
+    const char *text = NULL;
+    if (!jr_get_string(json, "rig", key, 1, &text, err)) return 0;
+    if (strcmp(key, "urdf_text") == 0) return cli_rig_read_urdf_text(text, rig, err);
+    if (strcmp(key, "file") == 0 && !cli_is_urdf_path(text))
+        return cli_fail(err, "rig.file: '%s': unknown format (known: .urdf)", text);
+    return cli_rig_read_urdf_file(text, rig, err);
+}
+
 int cli_rig_read(const cJSON *json, cli_rig *rig, cli_error *err) {
     memset(rig, 0, sizeof *rig);
     if (!jr_object(json, "rig", err)) return 0;
-    const cJSON *bones = jr_get(json, "bones");
-    const cJSON *dh = jr_get(json, "dh");
-    if (bones && dh) return cli_fail(err, "rig: give either \"bones\" or \"dh\", not both");
-    if (!bones && !dh) return cli_fail(err, "rig: expected a \"bones\" array or a \"dh\" table");
-    static const char *const fields[] = {"bones", "dh", NULL};
+    static const char *const fields[] = {"bones", "dh", "urdf", "urdf_text", "file", NULL};
+    const char *given = NULL;
+    for (const char *const *field = fields; *field; field++) {
+        if (!jr_get(json, *field)) continue;
+        if (given) return cli_fail(err, "rig: give one of \"%s\" and \"%s\", not both", given, *field);
+        given = *field;
+    }
+    if (!given)
+        return cli_fail(err, "rig: expected a \"bones\" array, a \"dh\" table, or a file (\"urdf\", \"urdf_text\", "
+                             "\"file\")");
     if (!jr_check_fields(json, "rig", fields, err)) return 0;
-    if (bones ? cli_rig_read_bones(bones, rig, err) : cli_rig_read_dh(dh, rig, err)) return 1;
+    int ok = strcmp(given, "bones") == 0 ? cli_rig_read_bones(jr_get(json, given), rig, err)
+             : strcmp(given, "dh") == 0  ? cli_rig_read_dh(jr_get(json, given), rig, err)
+                                         : read_rig_file(json, given, rig, err);
+    if (ok) return 1;
     cli_rig_free(rig);
     return 0;
+}
+
+const char *cli_rig_joint_name(const cli_rig *rig, int bone) {
+    return rig->joint_names && rig->joint_names[bone] ? rig->joint_names[bone] : rig->names[bone];
 }
 
 void cli_rig_free(cli_rig *rig) {
     if (rig->names)
         for (int i = 0; i < rig->bone_count; i++)
             free(rig->names[i]);
+    if (rig->joint_names)
+        for (int i = 0; i < rig->bone_count; i++)
+            free(rig->joint_names[i]);
     free(rig->names);
+    free(rig->joint_names);
     free(rig->parents);
     free(rig->rest);
     free(rig->joints);

@@ -15,6 +15,7 @@ typedef struct cli_rig {
     int *parents;
     reach_transform *rest;
     reach_joint *joints;
+    char **joint_names;      /* per bone, the joint leading into it (NULL: none); rigs from files only */
     reach_skeleton skeleton; /* views the arrays above */
     /* Names to bones: open addressing, slot_mask + 1 slots (a power of two, at least twice the
      * bones), each a bone index or -1, so that finding a name costs the same in any rig size. */
@@ -44,6 +45,16 @@ int cli_rig_validate(const cli_rig *rig, cli_error *err);
 int cli_rig_read_bones(const cJSON *bones, cli_rig *rig, cli_error *err);
 /* A Denavit–Hartenberg table (rig_dh.c), through reach_dh_build. */
 int cli_rig_read_dh(const cJSON *dh, cli_rig *rig, cli_error *err);
+/* A URDF rig from a file (relative paths from the request's folder) or from text (rig_urdf.c). */
+int cli_rig_read_urdf_file(const char *path, cli_rig *rig, cli_error *err);
+int cli_rig_read_urdf_text(const char *text, cli_rig *rig, cli_error *err);
+/* Whether a path names a URDF file (by its extension). */
+int cli_is_urdf_path(const char *path);
+/* The folder that relative rig paths are read from: request_path's (NULL or "-": the working
+ * directory). */
+void cli_rig_set_folder(const char *request_path);
+/* The name a joint value goes by: the joint's own name where the rig has one, else its bone's. */
+const char *cli_rig_joint_name(const cli_rig *rig, int bone);
 /* A bone's "joint" object (path names it in messages). */
 int cli_joint_read(const cJSON *json, const char *path, reach_joint *out, cli_error *err);
 /* A joint's "min" and "max", ordered; when not required, absent ones keep the values passed in. */

@@ -26,6 +26,7 @@ static void print_help(FILE *out) {
             "usage: reach solve FILE|- [--rig RIGFILE]\n"
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
+            "       reach info FILE\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
             "\n"
@@ -33,8 +34,9 @@ static void print_help(FILE *out) {
             "\n"
             "  solve FILE       solve one request ({\"rig\", \"solver\", \"targets\", ...})\n"
             "  --jsonl          read one request per line and print one result per line\n"
-            "  --rig RIGFILE    the rig for requests that leave out \"rig\"\n"
+            "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, or a .urdf)\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
+            "  info FILE        the rig a file describes (URDF, or JSON with a rig), as a tree\n"
             "  -                read standard input instead of a file\n"
             "  walk             the standard creature walking; one JSON object per frame\n"
             "    --legs N       2 to %d, even (default 8)\n"
@@ -103,8 +105,13 @@ static cJSON *load_json(const char *path, FILE *in, cli_error *err) {
     return json;
 }
 
-/* The --rig file: a rig object, or any object with a "rig" field (such as a request). */
+/* The --rig file: a URDF, a rig object, or any object with a "rig" field (such as a request). */
 static int load_rig(const char *path, FILE *in, cli_rig *rig, cli_error *err) {
+    /* A path on the command line is the user's, from the working directory; a path inside the
+     * rig file is from that file's folder. */
+    cli_rig_set_folder(NULL);
+    if (cli_is_urdf_path(path)) return cli_rig_read_urdf_file(path, rig, err);
+    cli_rig_set_folder(path);
     cJSON *json = load_json(path, in, err);
     if (!json) return 0;
     const cJSON *rig_json = cJSON_IsObject(json) && jr_get(json, "rig") ? jr_get(json, "rig") : json;
@@ -117,6 +124,7 @@ static int load_rig(const char *path, FILE *in, cli_rig *rig, cli_error *err) {
 
 static int run_one(const cli_args *args, const cli_rig *shared_rig, FILE *in, FILE *out, FILE *err) {
     cli_error error = {""};
+    cli_rig_set_folder(args->file);
     cJSON *json = load_json(args->file, in, &error);
     cJSON *result = NULL;
     if (json)
@@ -137,6 +145,7 @@ static int run_lines(const cli_args *args, const cli_rig *shared_rig, FILE *in, 
         cli_print_error(out, err, 0, error.message);
         return REACH_CLI_EXIT_FAILED;
     }
+    cli_rig_set_folder(args->file);
     int failed = cli_solve_lines(lines, shared_rig, out, err);
     if (opened) fclose(lines);
     return failed ? REACH_CLI_EXIT_FAILED : REACH_CLI_EXIT_OK;
@@ -153,6 +162,25 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
     int status = args->jsonl ? run_lines(args, shared_rig, in, out, err) : run_one(args, shared_rig, in, out, err);
     if (args->rig_file) cli_rig_free(&rig);
     return status;
+}
+
+static int run_info(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
+    if (argc == 3 && is_help(argv[2])) {
+        print_help(out);
+        return REACH_CLI_EXIT_OK;
+    }
+    if (argc != 3 || argv[2][0] == '-')
+        return usage_error(out, err, "'info' needs one FILE (a URDF, or JSON with a rig)");
+    const char *path = argv[2];
+    cli_error error = {""};
+    /* The URDF's path is the user's; paths inside a JSON rig are from its folder. */
+    cli_rig_set_folder(cli_is_urdf_path(path) ? NULL : path);
+    cJSON *json = cli_is_urdf_path(path) ? NULL : load_json(path, in, &error);
+    int ok = (json || cli_is_urdf_path(path)) && cli_info(path, json, out, &error);
+    cJSON_Delete(json);
+    if (ok) return REACH_CLI_EXIT_OK;
+    cli_print_error(out, err, 0, error.message);
+    return REACH_CLI_EXIT_FAILED;
 }
 
 static int run_walk(int argc, char **argv, FILE *out, FILE *err) {
@@ -180,8 +208,9 @@ int reach_cli_run(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
         return REACH_CLI_EXIT_OK;
     }
     if (strcmp(command, "walk") == 0) return run_walk(argc, argv, out, err);
+    if (strcmp(command, "info") == 0) return run_info(argc, argv, in, out, err);
     if (strcmp(command, "solve") != 0 && strcmp(command, "fk") != 0)
-        return usage_error(out, err, "unknown command '%s' (expected solve, fk or walk)", command);
+        return usage_error(out, err, "unknown command '%s' (expected solve, fk, info or walk)", command);
     cli_args args = {command, NULL, NULL, 0};
     int status = parse_args(argc, argv, &args, out, err);
     return status >= 0 ? status : run_command(&args, in, out, err);

@@ -11,9 +11,9 @@
 #include "reach/two_bone.h"
 #include "utf8.h"
 
-static int read_options(const cli_request *request, reach_two_bone_options *options, cli_error *err) {
+static int read_options(const cli_request *request, reach_two_bone_settings *options, cli_error *err) {
     const cJSON *solver = request->solver_json;
-    *options = reach_two_bone_default_options();
+    *options = reach_two_bone_default_settings();
     options->tolerance = request->settings.tolerance;
     options->weight = request->targets[0].goal.weight;
     if (options->weight > 1)
@@ -101,7 +101,7 @@ static reach_real limb_length(const reach_transform *world, const int chain[3]) 
 int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err) {
     const cli_rig *rig = request->rig;
     int chain[3];
-    reach_two_bone_options options;
+    reach_two_bone_settings options;
     if (request->target_count != 1)
         return cli_fail(err, "targets: two_bone takes exactly one target, got %d", request->target_count);
     if (request->targets[0].goal.kind == REACH_TARGET_MEET)
@@ -111,8 +111,8 @@ int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *
     reach_transform *world = malloc((size_t)rig->bone_count * sizeof *world);
     if (!world) return cli_fail(err, "out of memory");
     reach_forward_kinematics(&rig->skeleton, request->pose, world);
-    reach_real tolerance =
-        request->settings.tolerance > 0 ? request->settings.tolerance : REACH_DEFAULT_TOLERANCE_RATIO * limb_length(world, chain);
+    reach_real tolerance = request->settings.tolerance > 0 ? request->settings.tolerance
+                                                           : REACH_DEFAULT_TOLERANCE_RATIO * limb_length(world, chain);
 
     reach_two_bone_rig_input in = limb_input(request, chain, world);
     reach_two_bone_rig_output out;

@@ -50,6 +50,7 @@ extern const demo_scene demo_scene_fabrik_loop;
 extern const demo_scene demo_scene_ccd_chain;
 extern const demo_scene demo_scene_compare;
 extern const demo_scene demo_scene_robot_arm;
+extern const demo_scene demo_scene_robot_urdf;
 extern const demo_scene demo_scene_spider_2d;
 extern const demo_scene demo_scene_hexapod_3d;
 

@@ -151,7 +151,7 @@ static reach_status solve_leg(const pose *p, leg_side side, leg *out) {
     in.target = out->target;
     in.pole = out->pole;
     in.use_pole = 1;
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.rotations = 0;
     return reach_two_bone_solve(&in, &options, &out->solved);
 }

@@ -1,12 +1,14 @@
-/* A UR5 built from its published Denavit–Hartenberg table (reach/dh.h) tracks a 6-D path: the
- * tool's position goes round a figure-eight in front of the robot while its orientation rocks
- * and turns, and the Jacobian solver (selectively damped least squares) follows it frame by
- * frame, warm-started from the last pose. Drawn in perspective: the links between the joint
+/* A UR5 built from its published Denavit–Hartenberg table (reach/dh.h), or read from a URDF file
+ * (reach/urdf.h, the robot_urdf scene), tracks a 6-D path: the tool's position goes round a
+ * figure-eight in front of the robot while its orientation rocks and turns, and the Jacobian
+ * solver (selectively damped least squares) follows it frame by frame, warm-started from the
+ * last pose. Drawn in perspective: the links between the joint
  * frames, each joint's axis, the target frame (dashed) and the tool frame (solid), the path and
  * a few of its frames, and the path's shadow on the floor. */
 #include <math.h>
 #include <stdio.h>
 
+#include "reach/urdf.h"
 #include "readout.h"
 #include "replay.h"
 #include "scene.h"
@@ -16,7 +18,7 @@
 #define LOOP         8.0
 #define STEP         0.04
 #define JOINTS       6
-#define BONES        (JOINTS + 1)
+#define BONES        (JOINTS + 2) /* the URDF's: base link, six joints, tool */
 #define SCRATCH      (16 * 1024)
 #define INFO_W       196
 #define PATH_SAMPLES 120
@@ -35,20 +37,22 @@ static reach_vec3 vec3(double x, double y, double z) {
 }
 
 typedef struct robot {
+    int from_urdf; /* read from REACH_DEMO_UR5_URDF rather than built from the DH table */
     int parents[BONES];
     reach_transform rest[BONES];
     reach_joint joints[BONES];
     reach_skeleton skeleton;
+    int first, tool; /* the bones of the first joint and of the tool: 0 and 6 (DH), 1 and 7 (URDF) */
     reach_transform pose[BONES];
     reach_transform home_tool; /* the tool's world transform in the ready pose */
     reach_solve_result result;
+    demo_replay replay;
 } robot;
 
-static robot arm;
-static demo_replay replay = {STEP, 0, 0, 0};
+static robot dh_arm = {0, .replay = {STEP, 0, 0, 0}}, urdf_arm = {1, .replay = {STEP, 0, 0, 0}};
 static double scratch[SCRATCH / sizeof(double)];
 
-static reach_status build(robot *r) {
+static reach_status build_from_dh(robot *r) {
     reach_dh_row rows[JOINTS];
     for (int i = 0; i < JOINTS; i++) {
         rows[i] = reach_dh_default_row();
@@ -59,7 +63,32 @@ static reach_status build(robot *r) {
         rows[i].max = (reach_real)(2 * PI);
     }
     reach_dh_table table = {REACH_DH_STANDARD, JOINTS, rows, NULL};
-    reach_status status = reach_dh_build(&table, r->parents, r->rest, r->joints, BONES, &r->skeleton, NULL);
+    r->first = 0;
+    r->tool = JOINTS;
+    return reach_dh_build(&table, r->parents, r->rest, r->joints, BONES, &r->skeleton, NULL);
+}
+
+/* The same UR5 written as a URDF with the DH frames as link frames (cli/examples/ur5.urdf). */
+static reach_status build_from_urdf(robot *r) {
+    reach_rig rig;
+    reach_status status = reach_urdf_read_file(REACH_DEMO_UR5_URDF, &rig, NULL, 0);
+    if (status != REACH_OK) return status;
+    int tool = reach_rig_find_bone(&rig, "tool0");
+    if (rig.bone_count != BONES || tool != BONES - 1) status = REACH_ERROR_BAD_CHAIN;
+    for (int i = 0; status == REACH_OK && i < BONES; i++) {
+        r->parents[i] = rig.parents[i];
+        r->rest[i] = rig.rest[i];
+        r->joints[i] = rig.joints[i];
+    }
+    reach_rig_free(&rig);
+    r->skeleton = (reach_skeleton){BONES, r->parents, r->rest, r->joints};
+    r->first = 1;
+    r->tool = BONES - 1;
+    return status;
+}
+
+static reach_status build(robot *r) {
+    reach_status status = r->from_urdf ? build_from_urdf(r) : build_from_dh(r);
     if (status != REACH_OK) return status;
     reach_pose_rest(&r->skeleton, r->pose);
     reach_real values[JOINTS];
@@ -68,7 +97,7 @@ static reach_status build(robot *r) {
     status = reach_pose_set_values(&r->skeleton, values, JOINTS, 0, r->pose);
     reach_transform world[BONES];
     reach_forward_kinematics(&r->skeleton, r->pose, world);
-    r->home_tool = world[JOINTS];
+    r->home_tool = world[r->tool];
     return status;
 }
 
@@ -85,7 +114,7 @@ static reach_transform target_at(const robot *r, double t) {
 
 static reach_status solve(robot *r, double t) {
     reach_transform goal = target_at(r, t);
-    reach_target target = reach_target_position(JOINTS, goal.translation);
+    reach_target target = reach_target_position(r->tool, goal.translation);
     target.use_orientation = 1;
     target.orientation = goal.rotation;
     reach_solver_settings settings = reach_solver_default_settings();
@@ -95,15 +124,15 @@ static reach_status solve(robot *r, double t) {
     return reach_jacobian_solve(&r->skeleton, &target, 1, &settings, r->pose, scratch, sizeof scratch, &r->result);
 }
 
-static reach_status advance(double t) {
+static reach_status advance(robot *r, double t) {
     int first, last;
-    demo_replay_range(&replay, t, &first, &last);
+    demo_replay_range(&r->replay, t, &first, &last);
     for (int k = first; k <= last; k++) {
-        if (demo_replay_is_start(&replay, k)) {
-            reach_status status = build(&arm);
+        if (demo_replay_is_start(&r->replay, k)) {
+            reach_status status = build(r);
             if (status != REACH_OK) return status;
         }
-        reach_status status = solve(&arm, k * STEP);
+        reach_status status = solve(r, k * STEP);
         if (status != REACH_OK) return status;
     }
     return REACH_OK;
@@ -125,12 +154,12 @@ static void frame_axes(const demo_canvas *canvas, const demo_camera *camera, rea
     demo_draw_frame_axes((demo_canvas *)canvas, camera, demo_from_z_up(frame.translation), axes, length, width, dashed);
 }
 
-static void draw_path(demo_canvas *canvas, const demo_camera *camera) {
+static void draw_path(const robot *arm, demo_canvas *canvas, const demo_camera *camera) {
     cairo_t *cr = canvas->cr;
     /* Its shadow on the floor first, then the path itself. */
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i <= PATH_SAMPLES; i++) {
-            reach_vec3 p = target_at(&arm, LOOP * i / PATH_SAMPLES).translation;
+            reach_vec3 p = target_at(arm, LOOP * i / PATH_SAMPLES).translation;
             if (pass == 0) p.z = 0;
             demo_point pixel;
             if (project(camera, p, &pixel)) cairo_line_to(cr, pixel.x, pixel.y);
@@ -140,13 +169,14 @@ static void draw_path(demo_canvas *canvas, const demo_camera *camera) {
         cairo_stroke(cr);
     }
     for (int i = 0; i < PATH_FRAMES; i++)
-        frame_axes(canvas, camera, target_at(&arm, LOOP * i / PATH_FRAMES), 0.04, 1.2, 0);
+        frame_axes(canvas, camera, target_at(arm, LOOP * i / PATH_FRAMES), 0.04, 1.2, 0);
 }
 
+/* world: the joint frames from the first joint's bone on, the tool's last. */
 static void draw_robot(demo_canvas *canvas, const demo_camera *camera, const reach_transform *world) {
-    demo_point base, points[BONES];
+    demo_point base, points[JOINTS + 1];
     project(camera, vec3(0, 0, 0), &base);
-    for (int i = 0; i < BONES; i++)
+    for (int i = 0; i <= JOINTS; i++)
         project(camera, world[i].translation, &points[i]);
     double scale = demo_camera_scale_at(camera, demo_from_z_up(world[2].translation));
     demo_draw_bone(canvas, base, points[0], 0.09 * scale, DEMO_ROOT);
@@ -163,20 +193,20 @@ static void draw_robot(demo_canvas *canvas, const demo_camera *camera, const rea
     }
 }
 
-static void draw_info(demo_canvas *canvas, double t) {
+static void draw_info(const robot *arm, demo_canvas *canvas, double t) {
     demo_colour colour;
     /* The path stays inside the arm's workspace: a miss is never for want of reach. */
-    const char *status = demo_solve_status(&arm.result, 0, &colour);
+    const char *status = demo_solve_status(&arm->result, 0, &colour);
     demo_info info = demo_info_begin(canvas, INFO_W, 84, "Jacobian, SDLS", status, colour);
     char value[48];
-    snprintf(value, sizeof value, "%d", arm.result.iterations);
+    snprintf(value, sizeof value, "%d", arm->result.iterations);
     demo_info_row(&info, "iterations", value, DEMO_TEXT);
-    snprintf(value, sizeof value, "%.4f mm", 1000 * (double)arm.result.residual);
+    snprintf(value, sizeof value, "%.4f mm", 1000 * (double)arm->result.residual);
     demo_info_row(&info, "position", value, colour);
-    snprintf(value, sizeof value, "%.4f°", (double)arm.result.angle_residual * 180 / PI);
+    snprintf(value, sizeof value, "%.4f°", (double)arm->result.angle_residual * 180 / PI);
     demo_info_row(&info, "orientation", value, colour);
     reach_real values[JOINTS];
-    reach_pose_get_values(&arm.skeleton, arm.pose, values);
+    reach_pose_get_values(&arm->skeleton, arm->pose, values);
     info.y += 8;
     for (int i = 0; i < JOINTS; i++) {
         char label[16];
@@ -198,10 +228,10 @@ static const demo_legend_entry legend[] = {
     {DEMO_MARK_DASHED, DEMO_GUIDE, "target frame (dashed)"},
 };
 
-static reach_status draw_robot_arm(demo_canvas *canvas, const demo_frame *frame) {
-    reach_status status = advance(frame->time);
+static reach_status draw_arm(robot *arm, demo_canvas *canvas, const demo_frame *frame) {
+    reach_status status = advance(arm, frame->time);
     if (status != REACH_OK) return status;
-    double t = demo_replay_step_at(&replay, frame->time) * STEP;
+    double t = demo_replay_step_at(&arm->replay, frame->time) * STEP;
     double view_width = canvas->width - INFO_W - DEMO_MARGIN;
     double top = DEMO_HEADER_HEIGHT, height = canvas->height - DEMO_HEADER_HEIGHT - DEMO_FOOTER_HEIGHT;
     demo_camera camera =
@@ -210,14 +240,22 @@ static reach_status draw_robot_arm(demo_canvas *canvas, const demo_frame *frame)
     demo_draw_ground_grid(canvas, &camera, -1.1, 0.5, -0.8, 0.8, 0.1);
     demo_box pedestal = {vec3(-0.075, 0, -0.075), vec3(0.075, 0.02, 0.075)};
     demo_draw_boxes(canvas, &camera, &pedestal, 1);
-    draw_path(canvas, &camera);
+    draw_path(arm, canvas, &camera);
     reach_transform world[BONES];
-    reach_forward_kinematics(&arm.skeleton, arm.pose, world);
-    draw_robot(canvas, &camera, world);
-    frame_axes(canvas, &camera, target_at(&arm, t), 0.17, 2, 1);
-    frame_axes(canvas, &camera, world[JOINTS], 0.13, 3, 0);
-    draw_info(canvas, t);
+    reach_forward_kinematics(&arm->skeleton, arm->pose, world);
+    draw_robot(canvas, &camera, world + arm->first);
+    frame_axes(canvas, &camera, target_at(arm, t), 0.17, 2, 1);
+    frame_axes(canvas, &camera, world[arm->tool], 0.13, 3, 0);
+    draw_info(arm, canvas, t);
     return REACH_OK;
+}
+
+static reach_status draw_robot_arm(demo_canvas *canvas, const demo_frame *frame) {
+    return draw_arm(&dh_arm, canvas, frame);
+}
+
+static reach_status draw_robot_urdf(demo_canvas *canvas, const demo_frame *frame) {
+    return draw_arm(&urdf_arm, canvas, frame);
 }
 
 const demo_scene demo_scene_robot_arm = {
@@ -229,6 +267,22 @@ const demo_scene demo_scene_robot_arm = {
                "positions and orientations with the selectively damped least squares Jacobian solver, warm-started "
                "every frame: its tool frame stays on the target frame.",
     .draw = draw_robot_arm,
+    DEMO_LEGEND(legend),
+    .width = 720,
+    .height = 540,
+    .duration = LOOP,
+    .frame_delay_cs = 4,
+    .still_time = 1.6,
+};
+
+const demo_scene demo_scene_robot_urdf = {
+    .name = "robot_urdf",
+    .title = "Jacobian IK: a UR5 read from a URDF tracking a 6-D path",
+    .subtitle = "Read from cli/examples/ur5.urdf; the tool frame (solid) follows the target frame (dashed).",
+    .caption = "The same UR5 read from a URDF file by the formats library (links as bones, each carrying the joint "
+               "that leads into it) follows the same figure-eight of tool poses with the selectively damped least "
+               "squares Jacobian solver: the rig from the file moves as the one from the DH table.",
+    .draw = draw_robot_urdf,
     DEMO_LEGEND(legend),
     .width = 720,
     .height = 540,

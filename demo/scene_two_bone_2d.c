@@ -109,7 +109,7 @@ static reach_status draw_two_bone_2d(demo_canvas *canvas, const demo_frame *fram
     in.end = vec2(UPPER_LENGTH + LOWER_LENGTH, 0);
     in.target = target_at(frame->time);
     in.bend = REACH_BEND_CCW;
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.rotations = 0;
     reach_two_bone_2d_output out;
     reach_status status = reach_two_bone_solve_2d(&in, &options, &out);

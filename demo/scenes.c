@@ -13,6 +13,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_scene_ccd_chain,       /* CCD, sweep by sweep */
     &demo_scene_compare,         /* every iterative solver on one chain */
     &demo_scene_robot_arm,       /* the Jacobian family on a DH robot */
+    &demo_scene_robot_urdf,      /* the same robot read from a URDF */
     &demo_scene_spider_2d,       /* the walker in 2-D */
     &demo_scene_hexapod_3d,      /* the walker in 3-D on terrain */
 };

@@ -31,7 +31,7 @@ typedef struct part {
 
 static void *solve_part(void *arg) {
     part *p = arg;
-    reach_two_bone_options options = reach_two_bone_default_options(); /* batches give positions only */
+    reach_two_bone_settings options = reach_two_bone_default_settings(); /* batches give positions only */
     p->status = reach_two_bone_solve_batch(&p->batch, &options);
     return NULL;
 }

@@ -25,7 +25,7 @@ static unsigned char reached[CHAINS], status[CHAINS];
 
 typedef struct part {
     reach_fabrik_batch batch;
-    const reach_fabrik_batch_options *options;
+    const reach_fabrik_batch_settings *options;
     reach_status status;
 } part;
 
@@ -65,7 +65,7 @@ int main(void) {
     batch.out_reached = reached;
     batch.out_status = status;
 
-    reach_fabrik_batch_options cold = reach_fabrik_batch_default_options(), warm = cold;
+    reach_fabrik_batch_settings cold = reach_fabrik_batch_default_settings(), warm = cold;
     cold.cold_start = 1; /* straight along cold_direction, +y by default: the joints are not read */
     int failures = 0;
     reach_real worst_residual = 0, worst_length = 0;

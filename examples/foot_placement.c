@@ -34,7 +34,7 @@ int main(void) {
     leg.end_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, REACH_R(-0.42), 0)); /* ankle */
     leg.use_pole = 1;
     leg.use_end_orientation = 1;
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
 
     reach_vec3 hip = reach_transform_point(pelvis, leg.root_local.translation);
     reach_vec3 ahead = reach_quat_rotate(turn, forward); /* where the character faces */

@@ -12,7 +12,7 @@ int main(void) {
     leg.pole = reach_vec3_make(0, REACH_R(0.5), 2); /* the knee points forward, toward +z */
     leg.use_pole = 1;
 
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     reach_two_bone_output pose;
     reach_status status = reach_two_bone_solve(&leg, &options, &pose);
     if (status != REACH_OK) {

@@ -8,13 +8,14 @@
  *   - a bad lane repeats its current mid and end bit for bit and is not reached, so an
  *     in-place batch leaves it untouched;
  *   - the scalar batch path equals reach_two_bone_solve bit for bit;
- *   - the vector path agrees with it within the tolerance the tests document (batch.h), and
+ *   - the vector path agrees with it within the tolerance the tests document (two_bone_batch.h), and
  *     solving in place gives the same bits as solving into separate outputs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "fuzz_rig.h"
+#include "reach/testing.h"
 
 #define MAX_LANES 40
 
@@ -112,7 +113,7 @@ static double distance(reach_vec3 a, reach_vec3 b) {
     return fuzz_norm3(dx, dy, dz);
 }
 
-/* batch.h: the vector path gives the scalar solver's answer within the test suite's tolerance,
+/* two_bone_batch.h: the vector path gives the scalar solver's answer within the test suite's tolerance,
  * 16 × TEST_REACH_TOL (1e-5 float, 1e-10 double) relative to the chain, the mid joint looser by
  * its conditioning near full extension (tests/test_two_bone_batch.c), plus here the rounding
  * of coordinates far larger than the limb. */
@@ -122,7 +123,7 @@ static double distance(reach_vec3 a, reach_vec3 b) {
 #define REACH_TOL 1e-5
 #endif
 
-static void check_against_scalar(const lanes *l, int count, int poles, const reach_two_bone_options *opt,
+static void check_against_scalar(const lanes *l, int count, int poles, const reach_two_bone_settings *opt,
                                  int bit_exact) {
     for (int i = 0; i < count; ++i) {
         reach_two_bone_input in = lane_input(l, i, poles);
@@ -174,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int poles = flags & 1;
     for (int i = 0; i < count; ++i)
         fuzz_lane(&l, i, &in);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     if (flags & 2) opt.weight = (flags & 4) ? fuzz_real(&in) : (reach_real)fuzz_byte(&in) / 255;
     if (flags & 8) opt.soft_distance = (flags & 4) ? fuzz_real(&in) : reach_fabs(fuzz_finite(&in));
     if (flags & 16) opt.max_stretch = (flags & 4) ? fuzz_real(&in) : 1 + reach_fabs(fuzz_finite(&in));

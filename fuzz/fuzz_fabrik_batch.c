@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "fuzz_rig.h"
+#include "reach/testing.h"
 
 #define MAX_CHAINS 40 /* past two AVX-512 groups of float lanes plus every narrower remainder */
 #define MAX_BONES  12
@@ -290,7 +291,7 @@ static int status_fits(int errors, unsigned char status) {
 }
 
 /* The tolerance fabrik_batch.h defines, computed as the kernel computes it. */
-static reach_real tolerance_of(const arrays *a, int i, const reach_fabrik_batch_options *o) {
+static reach_real tolerance_of(const arrays *a, int i, const reach_fabrik_batch_settings *o) {
     reach_real chain = chain_length(a, i);
     reach_real extent = reach_max(reach_vec3_max_abs(point(a, ROOT, i)), reach_vec3_max_abs(point(a, TARGET, i)));
     reach_real tolerance = o->tolerance > 0 ? o->tolerance : chain * REACH_R(1e-4);
@@ -331,12 +332,12 @@ static int bones_within(const arrays *a, int i, double ulps) {
 
 /* Whether a warm start may take chain i's joints as they are (fabrik_batch.h: every bone to 64 ε
  * of itself; one more for the measure's own rounding). Its bones may then stay that far off. */
-static int taken_as_settled(const arrays *a, int i, const reach_fabrik_batch_options *o) {
+static int taken_as_settled(const arrays *a, int i, const reach_fabrik_batch_settings *o) {
     return !o->cold_start && bones_within(a, i, 65);
 }
 
 /* A good chain's answer: see the invariants at the top. */
-static void check_good_chain(const arrays *in, const arrays *out, int i, const reach_fabrik_batch_options *o) {
+static void check_good_chain(const arrays *in, const arrays *out, int i, const reach_fabrik_batch_settings *o) {
     int n = in->bones;
     reach_vec3 root = point(in, ROOT, i), target = point(in, TARGET, i);
     double chain = 0, coords = fmax((double)reach_vec3_max_abs(root), (double)reach_vec3_max_abs(target));
@@ -393,7 +394,7 @@ static void check_good_chain(const arrays *in, const arrays *out, int i, const r
  * a skeleton of ball joints with the default settings, clear of the tolerance by a rounding
  * margin: the two solvers round differently (a target a few ε of the chain inside the tolerance
  * may be reached by one and missed by the other). */
-static int single_chain_reaches(const arrays *a, int i, const reach_fabrik_batch_options *o) {
+static int single_chain_reaches(const arrays *a, int i, const reach_fabrik_batch_settings *o) {
     int n = a->bones, parents[MAX_BONES + 1];
     reach_transform rest[MAX_BONES + 1], pose[MAX_BONES + 1];
     for (int k = 0; k <= n; ++k) {
@@ -418,8 +419,8 @@ static int single_chain_reaches(const arrays *a, int i, const reach_fabrik_batch
 
 /* The header's promise against the single-chain solver holds for cold starts along +y with the
  * default tolerance and at least the default cap. */
-static int compares_with_single_chain(const reach_fabrik_batch_options *o) {
-    reach_fabrik_batch_options defaults = reach_fabrik_batch_default_options();
+static int compares_with_single_chain(const reach_fabrik_batch_settings *o) {
+    reach_fabrik_batch_settings defaults = reach_fabrik_batch_default_settings();
     return o->cold_start && o->cold_direction.x == 0 && o->cold_direction.z == 0 && o->cold_direction.y > 0 &&
            o->tolerance == 0 && o->max_iterations >= defaults.max_iterations;
 }
@@ -452,7 +453,7 @@ enum {
     BREAK_KINDS
 };
 
-static reach_status solve_broken(arrays *a, int stride_field, const reach_fabrik_batch_options *o, int how,
+static reach_status solve_broken(arrays *a, int stride_field, const reach_fabrik_batch_settings *o, int how,
                                  uint8_t which) {
     reach_fabrik_batch b = batch_of(a, stride_field, 1);
     switch (how) {
@@ -484,7 +485,7 @@ static reach_status solve_broken(arrays *a, int stride_field, const reach_fabrik
 
 /* The whole-batch errors the options have: BAD_FINITE for NaN or infinity, BAD_ZERO standing
  * for the others (INVALID_ARGUMENT). */
-static int option_errors(const reach_fabrik_batch_options *o) {
+static int option_errors(const reach_fabrik_batch_settings *o) {
     int errors = 0;
     if (o->max_iterations < 0) errors |= BAD_ZERO;
     if (!reach_is_finite(o->tolerance))
@@ -500,9 +501,9 @@ static int option_errors(const reach_fabrik_batch_options *o) {
     return errors;
 }
 
-static reach_fabrik_batch_options fuzz_options(fuzz_input *in) {
+static reach_fabrik_batch_settings fuzz_options(fuzz_input *in) {
     uint8_t flags = fuzz_byte(in);
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     int raw = (flags & 7) == 7;
     o.cold_start = (flags >> 3) & 1;
     if (flags & 16) {
@@ -542,9 +543,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(input.buffer[k], k < RESIDUAL ? 0xff : 0x5a, input.bytes[k]);
     for (int i = 0; i < count; ++i)
         fuzz_chain(&input, i, &in);
-    reach_fabrik_batch_options options = fuzz_options(&in);
-    const reach_fabrik_batch_options *o = use_defaults ? NULL : &options;
-    if (use_defaults) options = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings options = fuzz_options(&in);
+    const reach_fabrik_batch_settings *o = use_defaults ? NULL : &options;
+    if (use_defaults) options = reach_fabrik_batch_default_settings();
 
     /* ---- whole-batch errors write nothing ---- */
     arrays solved;
@@ -669,7 +670,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* ---- solved again warm: what reached and keeps its lengths is left as it is ---- */
     {
-        reach_fabrik_batch_options warm = options;
+        reach_fabrik_batch_settings warm = options;
         warm.cold_start = 0;
         arrays again;
         arrays_copy(&again, &solved);

@@ -13,8 +13,8 @@
 #define LENGTH_TOL 1e-3
 #endif
 
-static reach_two_bone_options fuzz_options(fuzz_input *in) {
-    reach_two_bone_options o = reach_two_bone_default_options();
+static reach_two_bone_settings fuzz_options(fuzz_input *in) {
+    reach_two_bone_settings o = reach_two_bone_default_settings();
     uint8_t flags = fuzz_byte(in);
     if (flags & 1) o.weight = fuzz_real(in);
     if (flags & 2) o.soft_distance = fuzz_real(in);
@@ -37,7 +37,7 @@ static void check_3d(fuzz_input *in) {
     limb.target = fuzz_vec3(in);
     limb.pole = fuzz_vec3(in);
     limb.use_pole = fuzz_byte(in) & 1;
-    reach_two_bone_options opt = fuzz_options(in);
+    reach_two_bone_settings opt = fuzz_options(in);
     reach_two_bone_output out, before;
     memset(&out, 0xa5, sizeof out);
     before = out;
@@ -75,7 +75,7 @@ static void check_2d(fuzz_input *in) {
     limb.end = reach_vec2_make(b.y, b.z);
     limb.target = reach_vec2_make(c.x, c.y);
     limb.bend = (fuzz_byte(in) & 1) ? REACH_BEND_CCW : REACH_BEND_CW;
-    reach_two_bone_options opt = fuzz_options(in);
+    reach_two_bone_settings opt = fuzz_options(in);
     reach_two_bone_2d_output out, before;
     memset(&out, 0xa5, sizeof out);
     before = out;
@@ -102,7 +102,7 @@ static void check_rig(fuzz_input *in) {
     rig.use_pole = fuzz_byte(in) & 1;
     rig.end_orientation = fuzz_quat(in);
     rig.use_end_orientation = fuzz_byte(in) & 1;
-    reach_two_bone_options opt = fuzz_options(in);
+    reach_two_bone_settings opt = fuzz_options(in);
     reach_two_bone_rig_output out, before;
     memset(&out, 0xa5, sizeof out);
     before = out;

@@ -3,7 +3,7 @@
 #ifndef REACH_BATCH_SLICE_H
 #define REACH_BATCH_SLICE_H
 
-#include "reach/batch.h"
+#include "reach/two_bone_batch.h"
 
 static inline const reach_real *reach__advance_const(const reach_real *p, int first) { return p ? p + first : NULL; }
 static inline reach_real *reach__advance(reach_real *p, int first) { return p ? p + first : NULL; }

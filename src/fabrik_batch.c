@@ -9,6 +9,7 @@
 #include "robust.h"
 #include "solve_constants.h"
 #include "reach/fabrik_batch.h"
+#include "reach/testing.h"
 
 /* No fused multiply-add anywhere in this file: every kernel must round as the scalar one does,
  * and a kernel whose instruction set has FMA would otherwise fuse a * b + c where the scalar
@@ -178,8 +179,8 @@ static int fb_kernel_runs(const fb_kernel *kernel) {
     return 1;
 }
 
-reach_fabrik_batch_options reach_fabrik_batch_default_options(void) {
-    reach_fabrik_batch_options o;
+reach_fabrik_batch_settings reach_fabrik_batch_default_settings(void) {
+    reach_fabrik_batch_settings o;
     o.max_iterations = 64;
     o.tolerance = 0;
     o.cold_start = 0;
@@ -189,7 +190,7 @@ reach_fabrik_batch_options reach_fabrik_batch_default_options(void) {
 
 static int fb_soa_complete(reach_const_vec3_soa v) { return v.x && v.y && v.z; }
 
-static reach_status fb_check(const reach_fabrik_batch *b, const reach_fabrik_batch_options *o) {
+static reach_status fb_check(const reach_fabrik_batch *b, const reach_fabrik_batch_settings *o) {
     REACH_CHECK_ARG(b && b->count >= 0 && b->bone_count >= 1 && (b->stride == 0 || b->stride >= b->count));
     REACH_CHECK_ARG(o->max_iterations >= 0);
     if (!reach_is_finite(o->tolerance)) return REACH_ERROR_NOT_FINITE;
@@ -205,9 +206,9 @@ static reach_status fb_check(const reach_fabrik_batch *b, const reach_fabrik_bat
     return REACH_OK;
 }
 
-static reach_status fb_run(const reach_fabrik_batch *batch, const reach_fabrik_batch_options *options,
+static reach_status fb_run(const reach_fabrik_batch *batch, const reach_fabrik_batch_settings *options,
                            const char *isa) {
-    reach_fabrik_batch_options o = options ? *options : reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = options ? *options : reach_fabrik_batch_default_settings();
     reach_status st = fb_check(batch, &o);
     if (st != REACH_OK) return st;
     int first = 0;
@@ -240,11 +241,11 @@ static reach_status fb_run(const reach_fabrik_batch *batch, const reach_fabrik_b
     return first_error;
 }
 
-reach_status reach_fabrik_solve_batch(const reach_fabrik_batch *batch, const reach_fabrik_batch_options *options) {
+reach_status reach_fabrik_solve_batch(const reach_fabrik_batch *batch, const reach_fabrik_batch_settings *options) {
     return fb_run(batch, options, NULL);
 }
 
-reach_status reach_fabrik_solve_batch_isa(const reach_fabrik_batch *batch, const reach_fabrik_batch_options *options,
+reach_status reach_fabrik_solve_batch_isa(const reach_fabrik_batch *batch, const reach_fabrik_batch_settings *options,
                                           const char *isa) {
     REACH_CHECK_ARG(isa);
     return fb_run(batch, options, isa);

@@ -38,11 +38,6 @@ static inline void reach__bridge_apex(reach_real d, reach_real run, reach_real l
     *foot = run > last ? d - x : x; /* measured from far's end: from the root instead */
 }
 
-/* An angle taken into [−π, π) by whole turns. */
-static inline reach_real reach__wrap_angle(reach_real angle) {
-    return angle - 2 * REACH_PI * reach_floor((angle + REACH_PI) / (2 * REACH_PI));
-}
-
 /* How far apart two angles `gap` apart lie around the circle, in [0, π]. */
 static inline reach_real reach__circle_distance(reach_real gap) {
     gap -= 2 * REACH_PI * reach_floor(gap / (2 * REACH_PI));

@@ -37,7 +37,7 @@ static void ccd_prepare(reach__ik *ik, const reach_solver_settings *settings) {
 
 /* Within the chain's reach (and its tolerance): out of it, sweeps settle where a curled chain
  * lies nearest, and FABRIK's straight line can end further from the target than they. */
-static int within_reach(const reach__ik *ik) {
+static int target_within_reach(const reach__ik *ik) {
     return reach_vec3_distance(ik->targets[0].position, ik->pos[ik->root]) <= ik->chain_length + ik->tolerance;
 }
 
@@ -46,7 +46,7 @@ static int within_reach(const reach__ik *ik) {
  * would be judged against a pose worse than the sweeps had found, and could end further than
  * the solve started. */
 static int may_hand_off(const reach__ik *ik) {
-    return ik->handoff.allowed && ik->handoff.guarded && !ik->handoff.active && !ik->kicked && within_reach(ik);
+    return ik->handoff.allowed && ik->handoff.guarded && !ik->handoff.active && !ik->kicked && target_within_reach(ik);
 }
 
 /* FABRIK's iteration in place of a sweep on a chain of cones, kept only when it reaches or

@@ -53,7 +53,7 @@ static inline int reach__quat_is_unit(reach_quat q) {
     return reach_fabs(reach_quat_dot(q, q) - 1) <= 8 * REACH_REAL_EPSILON;
 }
 
-struct reach_two_bone_options;
-reach_status reach__two_bone_check_options(const struct reach_two_bone_options *options);
+struct reach_two_bone_settings;
+reach_status reach__two_bone_check_settings(const struct reach_two_bone_settings *options);
 
 #endif

@@ -6,6 +6,7 @@
  * can do that too, pushing the end away faster than the free joints bring it back: the solve
  * then locks only the joints that sit on a limit the step pushes against. */
 #include "jacobian_problem.h"
+#include "limits_internal.h"
 #include "linalg.h"
 
 /* Adds J's columns first .. first + n − 1 times f (n entries) to y (rows). */
@@ -80,10 +81,12 @@ static void fix_direction(const jac_problem *p, jac_workspace *ws, int c, reach_
 #define VALUE_SLACK(limit) (64 * REACH_REAL_EPSILON * reach_max(1, reach_fabs(limit)))
 
 /* A hinge or prismatic joint: value + k · step past a limit; blocked only: on the limit the step
- * pushes against (to VALUE_SLACK), its motion then nil. */
+ * pushes against (to VALUE_SLACK), its motion then nil. A hinge whose range is a whole turn has
+ * no limit: its angle wraps across the ends (jacobian_state.c), and locking it there would stop
+ * it at a seam that is no limit. */
 static int lock_value_joint(const jac_problem *p, const jac_state *state, const reach_joint *joint, int c, reach_real k,
                             int blocked_only, jac_workspace *ws) {
-    if (ws->locked[c]) return 0;
+    if (ws->locked[c] || reach__hinge_wraps(joint)) return 0;
     /* Prismatic columns move L per unit (normalised units). */
     reach_real unit = joint->type == REACH_JOINT_PRISMATIC ? p->length : 1;
     reach_real value = state->values[c], change = k * ws->step[c] * unit;

@@ -50,6 +50,8 @@ static void carve(arena *a, const reach_skeleton *skeleton, int target_count, ja
     p->first_column = arena_take(a, bones, sizeof(int));
     p->column_bone = arena_take(a, columns, sizeof(int));
     p->column_axis = arena_take(a, columns, sizeof(int));
+    p->followers = arena_take(a, bones, sizeof(int));
+    p->follower_column = arena_take(a, bones, sizeof(int));
     p->joints = arena_take(a, bones, sizeof(jac_joint));
     p->orientations = arena_take(a, target_count, sizeof(reach_quat));
     *on_path = arena_take(a, bones, 1);
@@ -144,26 +146,71 @@ static int is_prismatic(const reach_skeleton *skeleton, int bone) {
     return reach_skeleton_joint(skeleton, bone).type == REACH_JOINT_PRISMATIC;
 }
 
+static int is_follower(const reach_skeleton *skeleton, int bone) {
+    return skeleton->joints && skeleton->joints[bone].mimic;
+}
+
+/* A marked mimic follower moves with its leader: the leader is marked to get the column. */
+static void mark_leaders(jac_problem *p) {
+    const reach_skeleton *skeleton = p->skeleton;
+    for (int bone = 0; bone < skeleton->bone_count; ++bone)
+        if (p->first_column[bone] > 0 && is_follower(skeleton, bone))
+            p->first_column[skeleton->joints[bone].mimic_leader] = 1;
+}
+
+static void cache_joint(jac_problem *p, int bone) {
+    const reach_skeleton *skeleton = p->skeleton;
+    jac_joint *cached = &p->joints[bone];
+    cached->joint = reach_skeleton_joint(skeleton, bone);
+    cached->axis = reach_vec3_normalize_safe(cached->joint.axis, reach_vec3_make(0, 1, 0));
+    cached->rest = reach_quat_normalize_safe(skeleton->rest[bone].rotation);
+    cached->axis_is_z = cached->axis.x == 0 && cached->axis.y == 0 && cached->axis.z == 1;
+    cached->rest_turn =
+        reach_quat_mul(cached->rest, reach_quat_make(cached->axis.x, cached->axis.y, cached->axis.z, 0));
+}
+
+/* The followers of moving leaders, and each leader's range narrowed to the values that keep its
+ * followers inside theirs (value_f = m value_l + o). Where no value of the leader can (ranges
+ * that do not meet), the leader keeps its own and the followers are clamped into theirs. */
+static void list_followers(jac_problem *p) {
+    const reach_skeleton *skeleton = p->skeleton;
+    p->follower_count = 0;
+    for (int bone = 0; bone < skeleton->bone_count; ++bone) {
+        p->follower_column[bone] = -1;
+        if (!is_follower(skeleton, bone)) continue;
+        int leader = skeleton->joints[bone].mimic_leader;
+        if (p->first_column[leader] < 0) continue;
+        p->followers[p->follower_count++] = bone;
+        p->follower_column[bone] = p->first_column[leader];
+        cache_joint(p, bone);
+        const reach_joint *f = &p->joints[bone].joint;
+        reach_joint *lead = &p->joints[leader].joint;
+        if (f->mimic_multiplier == 0) continue;
+        reach_real a = (f->min - f->mimic_offset) / f->mimic_multiplier;
+        reach_real b = (f->max - f->mimic_offset) / f->mimic_multiplier;
+        reach_real lo = reach_max(lead->min, reach_min(a, b)), hi = reach_min(lead->max, reach_max(a, b));
+        if (lo <= hi) {
+            lead->min = lo;
+            lead->max = hi;
+        }
+    }
+}
+
 /* Lists the moving bones (marked in first_column) and numbers their columns. */
 static void assign_columns(jac_problem *p) {
     const reach_skeleton *skeleton = p->skeleton;
     p->moving_count = 0;
     p->has_cones = 0;
     p->columns = 0;
+    mark_leaders(p);
     for (int bone = 0; bone < skeleton->bone_count; ++bone) {
         reach_joint_type type = reach_skeleton_joint(skeleton, bone).type;
         int marked = p->first_column[bone] > 0;
         p->first_column[bone] = -1;
-        if (!marked || type == REACH_JOINT_FIXED) continue;
+        if (!marked || type == REACH_JOINT_FIXED || is_follower(skeleton, bone)) continue;
         p->moving[p->moving_count++] = bone;
         p->first_column[bone] = p->columns;
-        jac_joint *cached = &p->joints[bone];
-        cached->joint = reach_skeleton_joint(skeleton, bone);
-        cached->axis = reach_vec3_normalize_safe(cached->joint.axis, reach_vec3_make(0, 1, 0));
-        cached->rest = reach_quat_normalize_safe(skeleton->rest[bone].rotation);
-        cached->axis_is_z = cached->axis.x == 0 && cached->axis.y == 0 && cached->axis.z == 1;
-        cached->rest_turn =
-            reach_quat_mul(cached->rest, reach_quat_make(cached->axis.x, cached->axis.y, cached->axis.z, 0));
+        cache_joint(p, bone);
         int rotational = type == REACH_JOINT_BALL || type == REACH_JOINT_CONE;
         p->has_cones |= type == REACH_JOINT_CONE;
         for (int axis = 0; axis < (rotational ? 3 : 1); ++axis) {
@@ -172,6 +219,7 @@ static void assign_columns(jac_problem *p) {
             ++p->columns;
         }
     }
+    list_followers(p);
 }
 
 /* L: the sum of the rest translations below the root on the effectors' paths, plus the reach of
@@ -335,6 +383,25 @@ static inline reach_vec3 world_axis(reach_quat q, const jac_joint *joint) {
     return reach_quat_rotate(q, joint->axis);
 }
 
+/* A mimic follower's motion into its leader's column: value_f = m value_l + o moves the follower
+ * m times (a slide's column per L of slide, as the leader's own) for each unit of the column. */
+static void add_follower_motion(const jac_problem *p, const jac_state *state, int bone, reach_vec3 tip, int orientation,
+                                column_scales scale, reach_real k_linear, reach_real k_angular, reach_real *matrix,
+                                int row) {
+    const jac_joint *joint = &p->joints[bone];
+    int column = p->follower_column[bone];
+    reach_real rate = joint->joint.mimic_multiplier;
+    if (p->joints[p->column_bone[column]].joint.type == REACH_JOINT_PRISMATIC) rate *= scale.prismatic;
+    reach_vec3 axis = world_axis(state->world[bone].rotation, joint);
+    if (joint->joint.type == REACH_JOINT_PRISMATIC) {
+        add_column(matrix, p->columns, row, column, orientation, axis, k_linear * rate, reach_vec3_zero(), 0);
+    } else {
+        reach_vec3 lever = reach_vec3_sub(tip, state->world[bone].translation);
+        add_column(matrix, p->columns, row, column, orientation, reach_vec3_cross(axis, lever), k_linear * rate, axis,
+                   k_angular * rate);
+    }
+}
+
 /* Adds (sign = ±1) the columns of every moving bone above and at effector to the target's rows. */
 static void add_effector_rows(const jac_problem *p, const jac_state *state, int effector, reach_real sign,
                               int orientation, column_scales scale, reach_real *matrix, int row) {
@@ -366,6 +433,8 @@ static void add_effector_rows(const jac_problem *p, const jac_state *state, int 
                 add_column(matrix, columns, row, first + 2, orientation, reach_vec3_make(-lever.y, lever.x, 0),
                            k_linear, reach_vec3_make(0, 0, 1), k_angular);
             }
+        } else if (p->follower_column[bone] >= 0) {
+            add_follower_motion(p, state, bone, tip, orientation, scale, k_linear, k_angular, matrix, row);
         }
         if (bone == p->root_bone) break;
     }

@@ -12,6 +12,7 @@
 
 /* What the steps read of a moving bone's joint, worked out once per solve. */
 typedef struct jac_joint {
+    /* The bone's joint; a leader's range narrowed to what keeps its followers inside theirs. */
     reach_joint joint;
     reach_vec3 axis; /* the joint's axis, unit */
     reach_quat rest; /* the bone's rest rotation, unit */
@@ -28,11 +29,16 @@ typedef struct jac_problem {
     int root_bone;
     int rows, columns;
     int moving_count;
-    int has_cones;            /* some moving bone has a cone joint */
-    int *moving;              /* the bones that move, in bone order */
-    int *first_column;        /* per bone: its first column, -1 when it does not move */
-    int *column_bone;         /* per column */
-    int *column_axis;         /* per column: 0..2 or JAC_JOINT_AXIS */
+    int has_cones;     /* some moving bone has a cone joint */
+    int *moving;       /* the bones that move, in bone order */
+    int *first_column; /* per bone: its first column, -1 when it does not move */
+    int *column_bone;  /* per column */
+    int *column_axis;  /* per column: 0..2 or JAC_JOINT_AXIS */
+    /* Mimic followers of moving leaders: they have no column; each is written from its leader's
+     * value, and its motion goes into its leader's column. */
+    int *followers; /* those bones, in bone order */
+    int follower_count;
+    int *follower_column;     /* per bone: its leader's column, -1 when it is no such follower */
     jac_joint *joints;        /* per bone, filled for the moving bones */
     reach_quat *orientations; /* per target: its orientation, unit */
     reach_real length;        /* L: what lengths are divided by (1 when the chain has none) */

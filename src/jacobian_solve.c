@@ -67,6 +67,8 @@ static int stuck_on_a_line(const jac_problem *p, const jac_state *state, reach_v
 /* Whether the pose is what the solver would write for it: every moving bone inside its joint's
  * limits and turned by a rotation of unit length (reach__quat_is_unit). */
 static int pose_as_solved(const jac_problem *p, const reach_transform *pose) {
+    /* Mimic followers are rewritten from their leaders: the solver's pose is the one to give. */
+    if (p->follower_count > 0) return 0;
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         if (!reach__quat_is_unit(pose[bone].rotation)) return 0;
@@ -132,16 +134,17 @@ static int accept_trial(jac_workspace *ws) {
 }
 
 /* Takes the step with the motion toward rest if that lowers the error; otherwise the method's
- * step alone, halving it until the error drops. The motion toward rest is only first-order
- * harmless: where the method's step barely lowers the error (a target across the chain's reach)
- * its second-order effect can win at every scale, and it must not stall the solve. */
-static int take_step(const jac_problem *p, jac_workspace *ws) {
+ * step alone, halving it (up to `halvings` times) until the error drops. The motion toward rest
+ * is only first-order harmless: where the method's step barely lowers the error (a target across
+ * the chain's reach) its second-order effect can win at every scale, and it must not stall the
+ * solve. */
+static int take_step(const jac_problem *p, jac_workspace *ws, int halvings) {
     if (ws->has_relaxed) {
         reach__jac_state_step(p, &ws->current, ws->relaxed_step, 1, &ws->trial);
         if (accept_trial(ws)) return 1;
     }
     reach_real scale = 1;
-    for (int attempt = 0; attempt <= REACH_JACOBIAN_LINE_SEARCH; ++attempt, scale *= REACH_R(0.5)) {
+    for (int attempt = 0; attempt <= halvings; ++attempt, scale *= REACH_R(0.5)) {
         reach__jac_state_step(p, &ws->current, ws->step, scale, &ws->trial);
         if (accept_trial(ws)) return 1;
     }
@@ -153,6 +156,31 @@ static int has_fixed_motion(const jac_problem *p, const jac_workspace *ws) {
     for (int c = 0; c < p->columns; ++c)
         if (ws->fixed[c] != 0) return 1;
     return 0;
+}
+
+/* A move with the settings' method: its step (halved up to `halvings` times), and, where that
+ * step moved a joint up to a limit and still failed, the step with only the joints locked that
+ * sit on a limit it pushes against. The fixed motions of joints locked at their limits can push
+ * the end away faster than the free joints bring it back, at every length; usually the second
+ * step lowers the error, and where the free joints left all push into limits too, neither moves
+ * (the restarts' case). */
+static int move(const jac_problem *p, const reach_solver_settings *settings, jac_workspace *ws, int halvings) {
+    if (reach__jac_compute_step(p, settings, &ws->current, ws, 0) && take_step(p, ws, halvings)) return 1;
+    return has_fixed_motion(p, ws) && reach__jac_compute_step(p, settings, &ws->current, ws, 1) &&
+           take_step(p, ws, halvings);
+}
+
+/* What the pseudoinverse falls back on where its full step does not lower the error: DLS's step,
+ * with the adaptive damping. A singular value far below the largest but above the cutoff makes
+ * the undamped step huge along its direction (hundreds of radians where σ is 1e-4 of the
+ * largest); that direction descends, but only over steps far shorter than the bound and its
+ * halvings reach, so the attempt stopped, or crawled, at poses that are no minimum. The damped
+ * step descends there (docs/jacobian.md, "The pseudoinverse's fallback"). */
+static reach_solver_settings pseudoinverse_fallback(const reach_solver_settings *settings) {
+    reach_solver_settings fallback = *settings;
+    fallback.jacobian_method = REACH_JACOBIAN_DLS;
+    fallback.damping = 0;
+    return fallback;
 }
 
 static int pose_is_finite(const reach_transform *pose, int count) {
@@ -206,6 +234,7 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
     reach__jac_state_from_pose(&p, pose, &ws.current);
     if (!reach_is_finite(ws.current.error_sq)) return REACH_ERROR_OUT_OF_RANGE;
 
+    const reach_solver_settings fallback = pseudoinverse_fallback(settings);
     uint64_t rng = settings->seed;
     int restarts_left = nothing_can_move(&p, ws.current.local) ? 0 : settings->restarts;
     int iterations = 0, attempt_iterations = 0, kicks = 0;
@@ -217,13 +246,12 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
     while (!best->reached && iterations < settings->max_iterations) {
         ++iterations;
         ++attempt_iterations;
-        int moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 0) && take_step(&p, &ws);
-        /* The fixed motions of joints locked at their limits can push the end away faster than
-         * the free joints bring it back, at every length: then only the joints blocked where they
-         * stand are locked, with no fixed motion. Usually that step lowers the error; where the
-         * free joints left all push into limits too, the attempt stops (the restarts' case). */
-        if (!moved && has_fixed_motion(&p, &ws))
-            moved = reach__jac_compute_step(&p, settings, &ws.current, &ws, 1) && take_step(&p, &ws);
+        /* The pseudoinverse: its full step, else DLS's step, else its own step halved (a second
+         * SVD, only where both fail). */
+        int moved = settings->jacobian_method == REACH_JACOBIAN_PSEUDOINVERSE
+                        ? move(&p, settings, &ws, 0) || move(&p, &fallback, &ws, REACH_JACOBIAN_LINE_SEARCH) ||
+                              move(&p, settings, &ws, REACH_JACOBIAN_LINE_SEARCH)
+                        : move(&p, settings, &ws, REACH_JACOBIAN_LINE_SEARCH);
         if (best != &ws.current && better(&ws.current, best)) best = &ws.current;
         int stalled = !moved;
         if (attempt_iterations % STALL_WINDOW == 0) {

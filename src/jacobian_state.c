@@ -26,13 +26,28 @@ static void write_value(const jac_problem *p, int bone, reach_real value, reach_
     }
 }
 
-/* Clamps a value into its joint's range and writes the bone; returns nonzero at a limit. */
+/* Brings a value into its joint's range and writes the bone; returns nonzero at a limit. A
+ * hinge that wraps goes on across the ends of its range (shifted by whole turns, the same
+ * rotation); any other value is clamped. */
 static int set_value(const jac_problem *p, int bone, reach_real value, jac_state *state) {
     const reach_joint *joint = &p->joints[bone].joint;
-    value = reach_clamp(value, joint->min, joint->max);
+    int wrapping = reach__hinge_wraps(joint);
+    value = wrapping ? reach_angle_clamp(value, joint->min, joint->max) : reach_clamp(value, joint->min, joint->max);
     state->values[p->first_column[bone]] = value;
     write_value(p, bone, value, state->local);
-    return value <= joint->min || value >= joint->max;
+    return !wrapping && (value <= joint->min || value >= joint->max);
+}
+
+/* Every follower of a moving leader from its leader's value, clamped into its own range (which
+ * the leader's narrowed range keeps it inside wherever the ranges meet). */
+static void write_followers(const jac_problem *p, jac_state *state) {
+    for (int k = 0; k < p->follower_count; ++k) {
+        int bone = p->followers[k];
+        const reach_joint *joint = &p->joints[bone].joint;
+        reach_real lead = state->values[p->follower_column[bone]];
+        reach_real value = reach_clamp(joint->mimic_multiplier * lead + joint->mimic_offset, joint->min, joint->max);
+        write_value(p, bone, value, state->local);
+    }
 }
 
 /* A ball or cone bone's new local rotation, projected onto a cone's limits; nonzero if clamped. */
@@ -73,6 +88,7 @@ void reach__jac_state_from_pose(const jac_problem *p, const reach_transform *pos
             state->limited |= set_rotation(p, bone, local, state);
         }
     }
+    write_followers(p, state);
     reach__jac_evaluate(p, state);
 }
 
@@ -100,6 +116,7 @@ void reach__jac_state_step(const jac_problem *p, const jac_state *from, const re
             to->limited |= set_rotation(p, bone, reach_quat_mul(turn, from->local[bone].rotation), to);
         }
     }
+    write_followers(p, to);
     reach__jac_evaluate(p, to);
 }
 
@@ -136,6 +153,7 @@ void reach__jac_state_randomise(const jac_problem *p, uint64_t *rng, jac_state *
             state->limited |= set_rotation(p, bone, reach_quat_mul(j->rest, random_rotation(rng)), state);
         }
     }
+    write_followers(p, state);
     reach__jac_evaluate(p, state);
 }
 
@@ -206,13 +224,19 @@ static reach_real relaxed_value(const reach_joint *joint) {
     return reach_clamp(0, joint->min + margin, joint->max - margin);
 }
 
+/* The change that takes a joint's value to where it relaxes: for a hinge that wraps, the shorter
+ * way round to its rest angle, which no limit stands in. */
+static reach_real relaxing_change(const reach_joint *joint, reach_real value) {
+    return reach__hinge_wraps(joint) ? reach__wrap_angle(-value) : relaxed_value(joint) - value;
+}
+
 void reach__jac_rest_direction(const jac_problem *p, const jac_state *state, reach_real *direction) {
     for (int m = 0; m < p->moving_count; ++m) {
         int bone = p->moving[m];
         int c = p->first_column[bone];
         const jac_joint *j = &p->joints[bone];
         if (reach_joint_has_value(j->joint.type)) {
-            reach_real change = relaxed_value(&j->joint) - state->values[c];
+            reach_real change = relaxing_change(&j->joint, state->values[c]);
             direction[c] = j->joint.type == REACH_JOINT_PRISMATIC ? change / p->length : change;
         } else {
             /* The world rotation vector that turns the bone back to rest: log(rest · local⁻¹),

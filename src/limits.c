@@ -4,7 +4,7 @@
 
 #include "limits_internal.h"
 
-#define TWO_PI (2 * REACH_PI)
+#define TWO_PI REACH__TWO_PI
 
 /* Bone vectors this much shorter than their length across an axis count as lying along it. */
 #define ALONG_AXIS_RATIO REACH_R(1e-4)
@@ -18,8 +18,7 @@ static reach_vec3 unit_axis(const reach_joint *joint) {
 
 /* ---- angles ----------------------------------------------------------------------------- */
 
-/* The signed angle in (-π, π] equal to `angle` modulo whole turns. */
-static reach_real wrap_angle(reach_real angle) {
+reach_real reach__wrap_angle(reach_real angle) {
     reach_real a = angle - TWO_PI * reach_floor((angle + REACH_PI) / TWO_PI);
     return a <= -REACH_PI ? a + TWO_PI : (a > REACH_PI ? a - TWO_PI : a);
 }
@@ -35,7 +34,9 @@ reach_real reach__angle_clamp(reach_real angle, reach_real lo, reach_real hi, in
     reach_real a = angle - TWO_PI * reach_floor((angle - lo) / TWO_PI);
     if (a < lo) a = lo; /* rounding left it a hair below lo: it is lo, not the far side of hi */
     if (a >= lo && a <= hi) return a;
-    *clamped = 1;
+    /* A range of a whole turn or more holds every angle: a is past hi only by a rounding of the
+     * shift, and the end returned below is the same rotation, not a limit reached. */
+    *clamped = !reach__covers_turn(lo, hi);
     return (a - hi <= lo + TWO_PI - a) ? hi : lo;
 }
 
@@ -141,7 +142,7 @@ int reach_joint_project_local(const reach_joint *joint, const reach_transform *r
 static reach_real angle_outside(reach_real angle, reach_real lo, reach_real hi) {
     int clamped;
     reach_real nearest = reach__angle_clamp(angle, lo, hi, &clamped);
-    return clamped ? reach_fabs(wrap_angle(angle - nearest)) : 0;
+    return clamped ? reach_fabs(reach__wrap_angle(angle - nearest)) : 0;
 }
 
 static reach_real swing_angle(reach_quat swing) { return reach_quat_angle(swing); }

@@ -5,6 +5,22 @@
 #include "internal.h"
 #include "reach/limits.h"
 
+#define REACH__TWO_PI (2 * REACH_PI)
+
+/* Whether an angle range [lo, hi] holds the whole circle (hi − lo of a turn or more, as ±π, a
+ * hinge's full turn, and the UR5's ±2π do): every rotation about the axis is then allowed, so
+ * such a range never clamps and the Jacobian solvers let the angle wrap across its ends; only a
+ * narrower range is a limit. */
+static inline int reach__covers_turn(reach_real lo, reach_real hi) { return hi - lo >= REACH__TWO_PI; }
+
+/* A hinge with such a range: its angle wraps around the circle, with no limit to stop at. */
+static inline int reach__hinge_wraps(const reach_joint *joint) {
+    return joint->type == REACH_JOINT_HINGE && reach__covers_turn(joint->min, joint->max);
+}
+
+/* The signed angle in (-π, π] equal to `angle` modulo whole turns. */
+reach_real reach__wrap_angle(reach_real angle);
+
 /* reach_angle_clamp that also says whether the angle had to move (*clamped nonzero). A
  * non-finite angle counts as clamped and comes back as lo. */
 reach_real reach__angle_clamp(reach_real angle, reach_real lo, reach_real hi, int *clamped);

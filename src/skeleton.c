@@ -18,6 +18,10 @@ static reach_joint joint_make(reach_joint_type type, reach_vec3 axis) {
     j.has_twist = 0;
     j.twist_min = -REACH_PI;
     j.twist_max = REACH_PI;
+    j.mimic = 0;
+    j.mimic_leader = 0;
+    j.mimic_multiplier = 1;
+    j.mimic_offset = 0;
     return j;
 }
 
@@ -50,6 +54,14 @@ reach_joint reach_joint_prismatic(reach_vec3 axis, reach_real min, reach_real ma
     j.min = min;
     j.max = max;
     return j;
+}
+
+reach_joint reach_joint_mimic(reach_joint joint, int leader, reach_real multiplier, reach_real offset) {
+    joint.mimic = 1;
+    joint.mimic_leader = leader;
+    joint.mimic_multiplier = multiplier;
+    joint.mimic_offset = offset;
+    return joint;
 }
 
 reach_joint reach_skeleton_joint(const reach_skeleton *skeleton, int bone) {
@@ -85,6 +97,20 @@ static reach_status check_joint(const reach_joint *j) {
     return REACH_OK;
 }
 
+/* A follower of a hinge or prismatic leader elsewhere that follows no one (chains of followers
+ * are resolved by whoever builds the skeleton, as the URDF reader does). */
+static reach_status check_mimic(const reach_skeleton *skeleton, int bone) {
+    const reach_joint *j = &skeleton->joints[bone];
+    if (!j->mimic) return REACH_OK;
+    if (!reach_is_finite(j->mimic_multiplier) || !reach_is_finite(j->mimic_offset)) return REACH_ERROR_NOT_FINITE;
+    int leader = j->mimic_leader;
+    if (!reach_joint_has_value(j->type) || leader < 0 || leader >= skeleton->bone_count || leader == bone)
+        return REACH_ERROR_BAD_JOINT;
+    const reach_joint *lead = &skeleton->joints[leader];
+    if (!reach_joint_has_value(lead->type) || lead->mimic) return REACH_ERROR_BAD_JOINT;
+    return REACH_OK;
+}
+
 reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bone) {
     REACH_CHECK_ARG(skeleton && skeleton->bone_count >= 0);
     REACH_CHECK_ARG(skeleton->bone_count == 0 || (skeleton->parents && skeleton->rest));
@@ -98,8 +124,10 @@ reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bo
             st = REACH_ERROR_NOT_FINITE;
         else if (!(reach_fabs(reach_quat_dot(rest.rotation, rest.rotation) - 1) <= 2 * AXIS_UNIT_SLACK))
             st = REACH_ERROR_BAD_QUATERNION; /* forward kinematics uses rotations as given: unit */
-        else if (skeleton->joints)
+        else if (skeleton->joints) {
             st = check_joint(&skeleton->joints[i]);
+            if (st == REACH_OK) st = check_mimic(skeleton, i);
+        }
         if (st != REACH_OK) {
             if (bad_bone) *bad_bone = i;
             return st;
@@ -196,66 +224,124 @@ int reach_skeleton_value_count(const reach_skeleton *skeleton) {
     return n;
 }
 
+/* The value of bone i's hinge or prismatic joint in a pose, as it stands. */
+static reach_real bone_value(const reach_skeleton *skeleton, const reach_transform *local, int i) {
+    const reach_joint *j = &skeleton->joints[i];
+    reach_quat rest = skeleton->rest[i].rotation;
+    if (j->type == REACH_JOINT_HINGE) {
+        /* The twist angle, 2 atan2(v · axis, w) of rest⁻¹ · local, is the same for any positive
+         * scale of either rotation: rotations of everyday size need not be made unit first
+         * (three roots and fourteen divisions a hinge, most of the read). */
+        reach_quat q = local[i].rotation;
+        if (!of_everyday_size(rest) || !of_everyday_size(q)) {
+            rest = reach_quat_normalize_safe(rest);
+            q = reach_quat_normalize_safe(q);
+        }
+        reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), q);
+        return hinge_angle_in_range(reach__twist_angle(delta, unit_axis_of(j)), j);
+    }
+    reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(rest));
+    reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
+    return reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), unit_axis_of(j));
+}
+
+/* A follower's value from its leader's, before the follower's own limits. */
+static reach_real mimic_value(const reach_joint *follower, reach_real leader_value) {
+    return follower->mimic_multiplier * leader_value + follower->mimic_offset;
+}
+
+/* Where bone's value sits in a joint-value vector. */
+static int value_index(const reach_skeleton *skeleton, int bone) {
+    int n = 0;
+    for (int i = 0; i < bone; ++i)
+        n += reach_joint_has_value(skeleton->joints[i].type);
+    return n;
+}
+
 void reach_pose_get_values(const reach_skeleton *skeleton, const reach_transform *local, reach_real *values) {
     if (!skeleton->joints) return;
     int n = 0;
     for (int i = 0; i < skeleton->bone_count; ++i) {
         const reach_joint *j = &skeleton->joints[i];
-        reach_quat rest = skeleton->rest[i].rotation;
-        if (j->type == REACH_JOINT_HINGE) {
-            /* The twist angle, 2 atan2(v · axis, w) of rest⁻¹ · local, is the same for any positive
-             * scale of either rotation: rotations of everyday size need not be made unit first
-             * (three roots and fourteen divisions a hinge, most of the read). */
-            reach_quat q = local[i].rotation;
-            if (!of_everyday_size(rest) || !of_everyday_size(q)) {
-                rest = reach_quat_normalize_safe(rest);
-                q = reach_quat_normalize_safe(q);
-            }
-            reach_quat delta = reach_quat_mul(reach_quat_conjugate(rest), q);
-            values[n++] = hinge_angle_in_range(reach__twist_angle(delta, unit_axis_of(j)), j);
-        } else if (j->type == REACH_JOINT_PRISMATIC) {
-            reach_quat rest_inverse = reach_quat_conjugate(reach_quat_normalize_safe(rest));
-            reach_vec3 offset = reach_vec3_sub(local[i].translation, skeleton->rest[i].translation);
-            values[n++] = reach_vec3_dot(reach_quat_rotate(rest_inverse, offset), unit_axis_of(j));
+        if (!reach_joint_has_value(j->type)) continue;
+        if (j->mimic) {
+            reach_real lead = bone_value(skeleton, local, j->mimic_leader);
+            values[n++] = reach_clamp(mimic_value(j, lead), j->min, j->max);
+        } else {
+            values[n++] = bone_value(skeleton, local, i);
         }
     }
+}
+
+/* Bone i's local transform at value v of its hinge or prismatic joint. */
+static void set_bone_value(const reach_skeleton *skeleton, int i, reach_real v, reach_transform *local) {
+    const reach_joint *j = &skeleton->joints[i];
+    reach_transform rest = skeleton->rest[i];
+    if (j->type == REACH_JOINT_HINGE) {
+        /* The half angle's cosine and sine as the Jacobian solvers write hinges: polynomials
+         * within a turn either way (114 → 93 ns for a Panda's seven). */
+        reach_real c, s;
+        reach__half_angle_cos_sin(v, &c, &s);
+        reach_vec3 axis = unit_axis_of(j);
+        reach_quat turn = reach_quat_make(axis.x * s, axis.y * s, axis.z * s, c);
+        local[i].rotation = reach_quat_mul(rest.rotation, turn);
+        local[i].translation = rest.translation;
+    } else {
+        local[i].rotation = rest.rotation;
+        local[i].translation = reach_vec3_mad(rest.translation, reach_quat_rotate(rest.rotation, unit_axis_of(j)), v);
+    }
+}
+
+/* The value set_values gives bone i (its entry n): its own, or a follower's derived from its
+ * leader's entry; clamped when clamp is nonzero. */
+static reach_real value_to_set(const reach_skeleton *skeleton, const reach_real *values, int i, int n, int clamp) {
+    const reach_joint *j = &skeleton->joints[i];
+    reach_real v = values[n];
+    if (j->mimic) {
+        const reach_joint *lead = &skeleton->joints[j->mimic_leader];
+        reach_real lead_value = values[value_index(skeleton, j->mimic_leader)];
+        if (clamp) lead_value = reach_clamp(lead_value, lead->min, lead->max);
+        v = mimic_value(j, lead_value);
+    }
+    /* A product that overflowed is past an end: clamped to it like any other value. */
+    return clamp && !isnan(v) ? reach_clamp(v, j->min, j->max) : v;
 }
 
 reach_status reach_pose_set_values(const reach_skeleton *skeleton, const reach_real *values, int count, int clamp,
                                    reach_transform *local) {
     REACH_CHECK_ARG(skeleton && local && (count == 0 || values));
     if (count != reach_skeleton_value_count(skeleton)) return REACH_ERROR_INVALID_ARGUMENT;
-    /* Check everything before writing anything, so a bad value leaves the pose whole. */
-    int n = 0;
-    for (int i = 0; i < skeleton->bone_count && n < count; ++i) {
-        const reach_joint *j = &skeleton->joints[i];
-        if (!reach_joint_has_value(j->type)) continue;
-        reach_real v = values[n++];
-        if (!reach_is_finite(v)) return REACH_ERROR_NOT_FINITE;
-        if (!clamp && (v < j->min || v > j->max)) return REACH_ERROR_INVALID_ARGUMENT;
-    }
-    n = 0;
-    for (int i = 0; i < skeleton->bone_count && n < count; ++i) {
-        const reach_joint *j = &skeleton->joints[i];
-        if (!reach_joint_has_value(j->type)) continue;
-        reach_real v = reach_clamp(values[n++], j->min, j->max);
-        reach_transform rest = skeleton->rest[i];
-        if (j->type == REACH_JOINT_HINGE) {
-            /* The half angle's cosine and sine as the Jacobian solvers write hinges: polynomials
-             * within a turn either way (114 → 93 ns for a Panda's seven). */
-            reach_real c, s;
-            reach__half_angle_cos_sin(v, &c, &s);
-            reach_vec3 axis = unit_axis_of(j);
-            reach_quat turn = reach_quat_make(axis.x * s, axis.y * s, axis.z * s, c);
-            local[i].rotation = reach_quat_mul(rest.rotation, turn);
-            local[i].translation = rest.translation;
-        } else {
-            local[i].rotation = rest.rotation;
-            local[i].translation =
-                reach_vec3_mad(rest.translation, reach_quat_rotate(rest.rotation, unit_axis_of(j)), v);
+    /* Check everything before writing anything, so a bad value leaves the pose whole. Leaders
+     * first: a follower's derived value is only worth checking once its leader's is good. */
+    for (int pass = 0; pass < 2; ++pass) {
+        int n = 0;
+        for (int i = 0; i < skeleton->bone_count && n < count; ++i) {
+            const reach_joint *j = &skeleton->joints[i];
+            if (!reach_joint_has_value(j->type)) continue;
+            int index = n++;
+            if ((j->mimic != 0) != (pass == 1)) continue;
+            reach_real v = value_to_set(skeleton, values, i, index, clamp);
+            if (!reach_is_finite(v)) return REACH_ERROR_NOT_FINITE;
+            if (v < j->min || v > j->max) return REACH_ERROR_INVALID_ARGUMENT;
         }
     }
+    int n = 0;
+    for (int i = 0; i < skeleton->bone_count && n < count; ++i) {
+        if (!reach_joint_has_value(skeleton->joints[i].type)) continue;
+        int index = n++;
+        set_bone_value(skeleton, i, value_to_set(skeleton, values, i, index, clamp), local);
+    }
     return REACH_OK;
+}
+
+void reach_pose_apply_mimic(const reach_skeleton *skeleton, reach_transform *local) {
+    if (!skeleton->joints) return;
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        const reach_joint *j = &skeleton->joints[i];
+        if (!j->mimic || !reach_joint_has_value(j->type)) continue;
+        reach_real v = mimic_value(j, bone_value(skeleton, local, j->mimic_leader));
+        if (!isnan(v)) set_bone_value(skeleton, i, reach_clamp(v, j->min, j->max), local);
+    }
 }
 
 /* ---- chains ----------------------------------------------------------------------------- */

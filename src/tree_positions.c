@@ -2,7 +2,7 @@
  * smallest swing for a bone with one listed child, the best-fit rotation for several. */
 #include "ik_state.h"
 #include "rotation_fit.h"
-#include "reach/fabrik.h"
+#include "reach/skeleton.h"
 
 /* The index in the ascending list bones[0 .. count) holding `bone`, or -1. */
 static int find_listed(const int *bones, int count, int bone) {

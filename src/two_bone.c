@@ -6,9 +6,10 @@
 #include "internal.h"
 #include "packed_vec3.h"
 #include "reach/two_bone.h"
+#include "reach/testing.h"
 
-reach_two_bone_options reach_two_bone_default_options(void) {
-    reach_two_bone_options o;
+reach_two_bone_settings reach_two_bone_default_settings(void) {
+    reach_two_bone_settings o;
     o.weight = 1;
     o.soft_distance = 0;
     o.max_stretch = 1;
@@ -17,7 +18,7 @@ reach_two_bone_options reach_two_bone_default_options(void) {
     return o;
 }
 
-reach_status reach__two_bone_check_options(const reach_two_bone_options *o) {
+reach_status reach__two_bone_check_settings(const reach_two_bone_settings *o) {
     /* The usual case in one test: every comparison fails on NaN, and x − x is 0 only for
      * finite x (weight's range already excludes infinity). */
     if (o->weight >= 0 && o->weight <= 1 && o->soft_distance >= 0 && o->soft_distance - o->soft_distance == 0 &&
@@ -188,8 +189,8 @@ static reach_real power_of_two_scale(reach_real x) {
     return p;
 }
 
-static reach_status solve_core(const core_input *in, const reach_two_bone_options *opt, reach_two_bone_output *out) {
-    reach_status st = reach__two_bone_check_options(opt);
+static reach_status solve_core(const core_input *in, const reach_two_bone_settings *opt, reach_two_bone_output *out) {
+    reach_status st = reach__two_bone_check_settings(opt);
     if (st != REACH_OK) return st;
 
     reach_vec3 upper = reach_vec3_sub(in->mid, in->root);
@@ -473,12 +474,12 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
 
 /* The options solve_ordinary handles, valid as they are: soft IK, stretch and weight at their
  * defaults, any finite tolerance. */
-static int ordinary_options(const reach_two_bone_options *o) {
+static int ordinary_options(const reach_two_bone_settings *o) {
     return o->weight == 1 && o->soft_distance == 0 && o->max_stretch == 1 && o->tolerance >= 0 &&
            o->tolerance - o->tolerance == 0;
 }
 
-static reach_status solve_general(const reach_two_bone_input *in, const reach_two_bone_options *options,
+static reach_status solve_general(const reach_two_bone_input *in, const reach_two_bone_settings *options,
                                   reach_two_bone_output *out) {
     core_input c;
     c.root = in->root;
@@ -488,11 +489,11 @@ static reach_status solve_general(const reach_two_bone_input *in, const reach_tw
     c.bend = in->use_pole ? in->pole : in->root;
     c.mode = in->use_pole ? BEND_POLE : BEND_CURRENT;
     if (options) return solve_core(&c, options, out);
-    reach_two_bone_options defaults = reach_two_bone_default_options();
+    reach_two_bone_settings defaults = reach_two_bone_default_settings();
     return solve_core(&c, &defaults, out);
 }
 
-reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
+reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_settings *options,
                                   reach_two_bone_output *out) {
     REACH_CHECK_ARG(in && out);
     /* One call of the short path, so that it is compiled into this function. */
@@ -502,7 +503,7 @@ reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_tw
     return solve_general(in, options, out);
 }
 
-reach_status reach_two_bone_solve_general(const reach_two_bone_input *in, const reach_two_bone_options *options,
+reach_status reach_two_bone_solve_general(const reach_two_bone_input *in, const reach_two_bone_settings *options,
                                           reach_two_bone_output *out) {
     REACH_CHECK_ARG(in && out);
     return solve_general(in, options, out);
@@ -518,11 +519,11 @@ static reach_vec2 quat_to_complex(reach_quat q) {
     return reach_vec2_normalize_safe(reach_vec2_make(c, s), reach_vec2_make(1, 0));
 }
 
-reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const reach_two_bone_options *options,
+reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const reach_two_bone_settings *options,
                                      reach_two_bone_2d_output *out) {
     REACH_CHECK_ARG(in && out);
     if (in->bend != REACH_BEND_CCW && in->bend != REACH_BEND_CW) return REACH_ERROR_INVALID_ARGUMENT;
-    reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
+    reach_two_bone_settings opt = options ? *options : reach_two_bone_default_settings();
     int want_rotations = opt.rotations; /* the 2-D rotations come from the 3-D ones, about +z */
     core_input c;
     c.root = lift_to_3d(in->root);

@@ -1,12 +1,13 @@
 /* Batch two-bone IK: structure-of-arrays in, SIMD kernels chosen at run time, the scalar
- * solver for every lane that needs care (see batch.h). */
+ * solver for every lane that needs care (see two_bone_batch.h). */
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "batch_slice.h"
 #include "internal.h"
-#include "reach/batch.h"
+#include "reach/two_bone_batch.h"
+#include "reach/testing.h"
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -58,7 +59,7 @@ static void store3(reach_vec3_soa a, int i, reach_vec3 v) {
 
 /* One limb through the scalar solver. A limb it rejects keeps its current pose, and the first
  * such error is kept in *first_error. */
-static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bone_options *opt,
+static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bone_settings *opt,
                        reach_status *first_error) {
     reach_two_bone_input in;
     in.root = load3(b->root, i);
@@ -67,7 +68,7 @@ static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bon
     in.target = load3(b->target, i);
     in.use_pole = b->pole.x != NULL;
     in.pole = in.use_pole ? load3(b->pole, i) : in.root;
-    reach_two_bone_options lane_opt = *opt;
+    reach_two_bone_settings lane_opt = *opt;
     lane_opt.rotations = 0;
     reach_two_bone_output out;
     reach_status st = reach_two_bone_solve(&in, &lane_opt, &out);
@@ -88,7 +89,7 @@ static void solve_lane(const reach_two_bone_batch *b, int i, const reach_two_bon
     if (b->out_status) b->out_status[i] = (unsigned char)st;
 }
 
-static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_options *opt, reach_status *first_error) {
+static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_settings *opt, reach_status *first_error) {
     for (int i = 0; i < b->count; ++i)
         solve_lane(b, i, opt, first_error);
 }
@@ -194,7 +195,7 @@ static void solve_scalar(const reach_two_bone_batch *b, const reach_two_bone_opt
 #include "two_bone_batch_kernel.h"
 #endif
 
-typedef void (*batch_kernel)(const reach_two_bone_batch *, const reach_two_bone_options *, reach_status *);
+typedef void (*batch_kernel)(const reach_two_bone_batch *, const reach_two_bone_settings *, reach_status *);
 
 /* The kernels built for this target, widest first, and whether this machine runs each. The
  * question is asked each call: it is a load of a flag the compiler's runtime filled in at
@@ -247,12 +248,13 @@ static reach_status check_batch(const reach_two_bone_batch *b) {
 }
 
 /* Solves the batch on `kernel`, or on the scalar path where the options need it. */
-static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_options *options, batch_kernel kernel) {
+static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_settings *options,
+                        batch_kernel kernel) {
     REACH_CHECK_ARG(batch);
     reach_status st = check_batch(batch);
     if (st != REACH_OK) return st;
-    reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
-    st = reach__two_bone_check_options(&opt);
+    reach_two_bone_settings opt = options ? *options : reach_two_bone_default_settings();
+    st = reach__two_bone_check_settings(&opt);
     if (st != REACH_OK) return st;
     /* The vector path does the plain solve; soft IK, stretch and blending go through the
      * scalar solver, lane by lane. */
@@ -262,16 +264,16 @@ static reach_status run(const reach_two_bone_batch *batch, const reach_two_bone_
     return first_error;
 }
 
-reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch, const reach_two_bone_options *options) {
+reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch, const reach_two_bone_settings *options) {
     return run(batch, options, pick_isa()->kernel);
 }
 
 reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
-                                               const reach_two_bone_options *options) {
+                                               const reach_two_bone_settings *options) {
     return run(batch, options, solve_scalar);
 }
 
-reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch, const reach_two_bone_options *options,
+reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch, const reach_two_bone_settings *options,
                                             const char *isa) {
     REACH_CHECK_ARG(isa);
     for (size_t k = 0; k < sizeof batch_isas / sizeof batch_isas[0]; ++k)

@@ -25,7 +25,7 @@
  * The kernel solves every group of lanes in [0, count) with no branch per lane, the lanes after
  * the last whole group in a group of their own; a group whose lanes are all ordinary is stored
  * as it is, and in any other the lanes that need care keep their outputs for solve_lane (the
- * scalar solver), called for them alone; see batch.h. Every lane goes through the same
+ * scalar solver), called for them alone; see two_bone_batch.h. Every lane goes through the same
  * operations wherever it sits, so a limb's bits do not depend on how a batch is sliced. */
 
 #define KERNEL_JOIN2(a, b) a##b
@@ -324,7 +324,7 @@ KERNEL_TARGET static inline __attribute__((always_inline)) void K_STORE_STATUS(c
  * which then does them alone (in place, those outputs are its inputs). Out of line, so that
  * the usual group's stores are not scheduled around it. */
 KERNEL_TARGET static __attribute__((noinline)) void K_FINISH_MIXED(const reach_two_bone_batch *b, int i, const KR *r,
-                                                                   const reach_two_bone_options *opt,
+                                                                   const reach_two_bone_settings *opt,
                                                                    reach_status *first_error) {
     K_STORE_GROUP(b, i, r, r->ok, 0, 0);
     K_STORE_STATUS(b, i, r);
@@ -335,7 +335,7 @@ KERNEL_TARGET static __attribute__((noinline)) void K_FINISH_MIXED(const reach_t
 /* Everything a whole group [i, i + KWIDTH) writes. */
 KERNEL_TARGET static inline __attribute__((always_inline)) void K_FINISH(const reach_two_bone_batch *b, int i,
                                                                          const KR *r, int stream,
-                                                                         const reach_two_bone_options *opt,
+                                                                         const reach_two_bone_settings *opt,
                                                                          reach_status *first_error) {
     if (K_BITS(r->ok) != (1u << KWIDTH) - 1) {
         K_FINISH_MIXED(b, i, r, opt, first_error);
@@ -348,7 +348,7 @@ KERNEL_TARGET static inline __attribute__((always_inline)) void K_FINISH(const r
 /* A batch of fewer than KWIDTH limbs through the same group as any other, padded with copies
  * of its last limb, so that no limb's path or bits depend on the size of its batch. */
 KERNEL_TARGET static void K_SOLVE_SHORT(const reach_two_bone_batch *b, reach_real tolerance_scale,
-                                        reach_real tolerance_fixed, const reach_two_bone_options *opt,
+                                        reach_real tolerance_fixed, const reach_two_bone_settings *opt,
                                         reach_status *first_error) {
     const int count = b->count;
     const reach_real *const in[15] = {b->root.x,   b->root.y,   b->root.z, b->mid.x,  b->mid.y,
@@ -390,7 +390,7 @@ KERNEL_TARGET static void K_SOLVE_SHORT(const reach_two_bone_batch *b, reach_rea
 
 /* A batch of at least KWIDTH limbs. */
 KERNEL_TARGET static void K_SOLVE_RUN(const reach_two_bone_batch *b, reach_real tolerance_scale,
-                                      reach_real tolerance_fixed, int stream, const reach_two_bone_options *opt,
+                                      reach_real tolerance_fixed, int stream, const reach_two_bone_settings *opt,
                                       reach_status *first_error) {
     /* The batch in a local: the stores below could, for all the compiler knows, change *b. */
     const reach_two_bone_batch batch = *b;
@@ -429,7 +429,7 @@ KERNEL_TARGET static void K_SOLVE_RUN(const reach_two_bone_batch *b, reach_real 
         solve_lane(b, last + __builtin_ctz(tail_bad), opt, first_error);
 }
 
-KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach_two_bone_options *opt,
+KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_batch *b, const reach_two_bone_settings *opt,
                                       reach_status *first_error) {
     /* The scalar solver's tolerance: the option where positive, a fraction of the chain
      * otherwise; as chain·scale + fixed, so that no lane branches. */

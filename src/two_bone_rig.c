@@ -55,11 +55,11 @@ static inline reach_real distance(reach_vec3 a, reach_vec3 b) {
     return reach_vec3_length_robust(v);
 }
 
-reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_options *options,
+reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
                                       reach_two_bone_rig_output *out) {
     REACH_CHECK_ARG(in && out);
-    reach_two_bone_options opt = options ? *options : reach_two_bone_default_options();
-    reach_status st = reach__two_bone_check_options(&opt);
+    reach_two_bone_settings opt = options ? *options : reach_two_bone_default_settings();
+    reach_status st = reach__two_bone_check_settings(&opt);
     if (!REACH_USUALLY(st == REACH_OK)) return st;
     if (!REACH_USUALLY(rig_input_is_finite(in))) return REACH_ERROR_NOT_FINITE;
     if (!REACH_USUALLY(quat_has_length(in->root_local.rotation) && quat_has_length(in->mid_local.rotation) &&
@@ -85,7 +85,7 @@ reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const 
     local_in.target = reach_affine_point(to_parent, in->target);
     local_in.use_pole = in->use_pole;
     local_in.pole = in->use_pole ? reach_affine_point(to_parent, in->pole) : root;
-    reach_two_bone_options local_opt = opt;
+    reach_two_bone_settings local_opt = opt;
     local_opt.rotations = 1;
     local_opt.tolerance = 0; /* judged below, in world units */
     reach_two_bone_output solved;

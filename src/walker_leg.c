@@ -56,7 +56,7 @@ static void solve_two_bone_2d(const reach_walker *walker, reach_walker_leg *leg)
     in.end = reach_vec2_add(in.mid, reach_vec2_scale(lower, leg->def.bone_lengths[1]));
     in.target = ground_plane(leg->foot);
     in.bend = leg->bend > 0 ? REACH_BEND_CCW : REACH_BEND_CW;
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.rotations = 0;
     reach_two_bone_2d_output out;
     if (reach_two_bone_solve_2d(&in, &options, &out) != REACH_OK) {
@@ -86,7 +86,7 @@ static void solve_two_bone(const reach_walker *walker, reach_walker_leg *leg) {
     in.target = leg->foot;
     in.pole = pole;
     in.use_pole = 1;
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.rotations = 0;
     reach_two_bone_output out;
     /* The inputs are finite and the lengths positive, so the solver succeeds; should it ever

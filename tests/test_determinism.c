@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "test_fabrik_rigs.h"
+#include "reach/testing.h"
 
 #define SCRATCH_BYTES (1 << 16)
 
@@ -146,7 +147,7 @@ static int same_two_bone_2d(const reach_two_bone_2d_output *a, const reach_two_b
 static void two_bone_same_inputs_same_bits(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0xd4);
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     for (int c = 0; c < cases(20000); ++c) {
         reach_two_bone_input in = random_limb(&rng);
         in.use_pole = c % 2;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "reach/testing.h"
 
 #ifdef REACH_DOUBLE
 #define LARGEST DBL_MAX
@@ -185,8 +186,8 @@ static void fill_random(chains *c, test_rng *rng) {
     }
 }
 
-static reach_fabrik_batch_options cold_options(void) {
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+static reach_fabrik_batch_settings cold_options(void) {
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     o.cold_start = 1;
     return o;
 }
@@ -269,7 +270,7 @@ static void random_chains_keep_lengths_and_reach(void **state) {
             chains c = chains_make(count, bone_counts[n], count + 3);
             fill_random(&c, &rng);
             reach_fabrik_batch b = batch_of(&c);
-            reach_fabrik_batch_options o = cold ? cold_options() : reach_fabrik_batch_default_options();
+            reach_fabrik_batch_settings o = cold ? cold_options() : reach_fabrik_batch_default_settings();
             assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
             check_solved_batch(&c);
             chains_free(&c);
@@ -280,7 +281,7 @@ static void random_chains_keep_lengths_and_reach(void **state) {
 /* Solves copies of start with every kernel under o: each SIMD kernel this machine runs gives
  * the scalar kernel's bits, each it does not run writes nothing, and the default kernel gives
  * them too. Returns the SIMD kernels run. */
-static int assert_kernels_give_scalar_bits(const chains *start, const reach_fabrik_batch_options *o) {
+static int assert_kernels_give_scalar_bits(const chains *start, const reach_fabrik_batch_settings *o) {
     chains scalar = chains_copy(start);
     reach_fabrik_batch b = batch_of(&scalar);
     assert_int_equal(reach_fabrik_solve_batch_isa(&b, o, "scalar"), REACH_OK);
@@ -316,7 +317,7 @@ static void every_kernel_gives_the_scalar_bits(void **state) {
         int count = test_scaled(10000) + 13;
         chains start = chains_make(count, 10, count);
         fill_random(&start, &rng);
-        reach_fabrik_batch_options o = cold ? cold_options() : reach_fabrik_batch_default_options();
+        reach_fabrik_batch_settings o = cold ? cold_options() : reach_fabrik_batch_default_settings();
         kernels_run += assert_kernels_give_scalar_bits(&start, &o);
         chains_free(&start);
     }
@@ -333,7 +334,7 @@ static void counts_of_every_size_solve_alike(void **state) {
     chains whole = chains_make(total, 7, total);
     fill_random(&whole, &rng);
     chains start = chains_copy(&whole);
-    reach_fabrik_batch_options o = cold_options();
+    reach_fabrik_batch_settings o = cold_options();
     reach_fabrik_batch b = batch_of(&whole);
     assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
     for (int count = 0; count <= total; ++count) {
@@ -390,7 +391,7 @@ static void lanes_stop_independently(void **state) {
     for (int i = 0; i < count; ++i)
         set3(c.target, i, random_reachable(&c, i, &rng, REACH_R(1.0)));
     reach_fabrik_batch b = batch_of(&c);
-    reach_fabrik_batch_options o = cold_options();
+    reach_fabrik_batch_settings o = cold_options();
     assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
     chains solved = chains_copy(&c);
     for (int i = 1; i < count; i += 2)
@@ -422,7 +423,7 @@ static void iteration_cap_and_zero_iterations(void **state) {
     fill_random(&c, &rng);
     chains start = chains_copy(&c);
     reach_fabrik_batch b = batch_of(&c);
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     /* Cap 0, warm: the joints are only re-spaced along their lines; nothing iterates. */
     o.max_iterations = 0;
     assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
@@ -479,7 +480,7 @@ static void reaches_what_the_single_chain_solver_reaches(void **state) {
     chains c = chains_make(count, bones, count);
     fill_random(&c, &rng);
     reach_fabrik_batch b = batch_of(&c);
-    reach_fabrik_batch_options o = cold_options();
+    reach_fabrik_batch_settings o = cold_options();
     assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
 
     int parents[11];
@@ -558,7 +559,7 @@ static void folding_chains_reach_through_the_folded_bridge(void **state) {
     for (int cold = 0; cold < 2; ++cold) {
         chains c = folding_chains(&rng, count);
         reach_fabrik_batch b = batch_of(&c);
-        reach_fabrik_batch_options o = cold ? cold_options() : reach_fabrik_batch_default_options();
+        reach_fabrik_batch_settings o = cold ? cold_options() : reach_fabrik_batch_default_settings();
         assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
         int missed = 0;
         long iterations = 0;
@@ -622,7 +623,7 @@ static void sweeps_between_passes_reach_near_the_inside(void **state) {
     test_rng rng = test_rng_make(0xccd5u);
     /* Enough chains even in a quick run for the shares below to mean something. */
     const int count = test_scaled(4000) + 400;
-    reach_fabrik_batch_options o = cold_options();
+    reach_fabrik_batch_settings o = cold_options();
     for (int inside = 0; inside < 2; ++inside) {
         chains c = inside ? middle_heavy_chains(&rng, count, 0, REACH_R(0.05))
                           : middle_heavy_chains(&rng, count, REACH_R(0.05), REACH_R(0.95));
@@ -659,7 +660,7 @@ static void every_kernel_gives_the_scalar_bits_on_hard_chains(void **state) {
     for (int set = 0; set < 2; ++set) {
         chains start = set ? middle_heavy_chains(&rng, count, 0, REACH_R(0.05)) : folding_chains(&rng, count);
         for (int k = 0; k < (int)(sizeof caps / sizeof caps[0]); ++k) {
-            reach_fabrik_batch_options o = set ? cold_options() : reach_fabrik_batch_default_options();
+            reach_fabrik_batch_settings o = set ? cold_options() : reach_fabrik_batch_default_settings();
             o.max_iterations = caps[k];
             (void)assert_kernels_give_scalar_bits(&start, &o);
         }
@@ -688,7 +689,7 @@ static void targets_on_the_straight_line_and_on_the_root(void **state) {
     for (size_t k = 0; k < sizeof targets / sizeof targets[0]; ++k) {
         chains c = one_chain(10, targets[k]);
         reach_fabrik_batch b = batch_of(&c);
-        reach_fabrik_batch_options o = cold_options();
+        reach_fabrik_batch_settings o = cold_options();
         assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
         c.reachable[0] = reach_vec3_length(targets[k]) <= 10;
         if (reach_vec3_length(targets[k]) == 10) {
@@ -706,7 +707,7 @@ static void warm_joints_on_top_of_each_other(void **state) {
     /* Every warm joint on the root: re-spaced along the cold direction, then solved. */
     chains c = one_chain(5, reach_vec3_make(1, 2, 1));
     reach_fabrik_batch b = batch_of(&c);
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     o.cold_direction = reach_vec3_make(0, 0, 2);
     assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_OK);
     assert_int_equal(check_solved_chain(&c, 0), 0);
@@ -802,7 +803,7 @@ static void each_bad_chain_is_named_and_left_untouched(void **state) {
             }
             chains start = chains_copy(&c);
             reach_fabrik_batch b = batch_of(&c);
-            reach_fabrik_batch_options o = bad && bad->cold ? cold_options() : reach_fabrik_batch_default_options();
+            reach_fabrik_batch_settings o = bad && bad->cold ? cold_options() : reach_fabrik_batch_default_settings();
             reach_status expect = tiny ? REACH_ERROR_ZERO_LENGTH : bad->expect;
             assert_int_equal(reach_fabrik_solve_batch(&b, &o), expect);
             assert_int_equal(c.status[lane], expect);
@@ -835,14 +836,14 @@ static void the_first_error_is_returned(void **state) {
     c.lengths[at(&c, 1, 20)] = 0;
     c.root[0][30] = (reach_real)NAN;
     reach_fabrik_batch b = batch_of(&c);
-    reach_fabrik_batch_options o = cold_options();
+    reach_fabrik_batch_settings o = cold_options();
     assert_int_equal(reach_fabrik_solve_batch(&b, &o), REACH_ERROR_ZERO_LENGTH);
     assert_int_equal(c.status[30], REACH_ERROR_NOT_FINITE);
     chains_free(&c);
 }
 
 /* Batch-wide errors write nothing at all. */
-static void expect_nothing_written(chains *c, const reach_fabrik_batch *b, const reach_fabrik_batch_options *o,
+static void expect_nothing_written(chains *c, const reach_fabrik_batch *b, const reach_fabrik_batch_settings *o,
                                    reach_status expect) {
     chains start = chains_copy(c);
     assert_int_equal(reach_fabrik_solve_batch(b, o), expect);
@@ -861,7 +862,7 @@ static void bad_batches_and_options_are_errors(void **state) {
     memset(c.status, 0x77, 20);
     memset(c.iterations, 0x11, 20 * sizeof(int));
     const reach_fabrik_batch good = batch_of(&c);
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     assert_int_equal(reach_fabrik_solve_batch(NULL, &o), REACH_ERROR_INVALID_ARGUMENT);
 
     reach_fabrik_batch b = good;
@@ -892,7 +893,7 @@ static void bad_batches_and_options_are_errors(void **state) {
     b = good;
     o.max_iterations = -1;
     expect_nothing_written(&c, &b, &o, REACH_ERROR_INVALID_ARGUMENT);
-    o = reach_fabrik_batch_default_options();
+    o = reach_fabrik_batch_default_settings();
     o.tolerance = -1;
     expect_nothing_written(&c, &b, &o, REACH_ERROR_INVALID_ARGUMENT);
     o.tolerance = (reach_real)NAN;
@@ -906,7 +907,7 @@ static void bad_batches_and_options_are_errors(void **state) {
     expect_nothing_written(&c, &b, &o, REACH_ERROR_NOT_FINITE);
 
     /* An unknown kernel name, or none. */
-    o = reach_fabrik_batch_default_options();
+    o = reach_fabrik_batch_default_settings();
     chains start = chains_copy(&c);
     assert_int_equal(reach_fabrik_solve_batch_isa(&b, &o, "mmx"), REACH_ERROR_INVALID_ARGUMENT);
     assert_int_equal(reach_fabrik_solve_batch_isa(&b, &o, NULL), REACH_ERROR_INVALID_ARGUMENT);
@@ -935,7 +936,7 @@ static void a_warm_start_checks_the_cold_direction_too(void **state) {
     set_joint(&c, 1, 0, reach_vec3_make(1e6, 999998, -2));
     memset(c.residual, 0x55, sizeof(reach_real));
     const reach_fabrik_batch b = batch_of(&c);
-    reach_fabrik_batch_options o = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings o = reach_fabrik_batch_default_settings();
     assert_int_equal(o.cold_start, 0);
     o.cold_direction = reach_vec3_make(REACH_R(1e-45), (reach_real)NAN, REACH_R(1.875));
     expect_nothing_written(&c, &b, &o, REACH_ERROR_NOT_FINITE);

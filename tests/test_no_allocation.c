@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "test_humanoid_rigs.h"
+#include "reach/testing.h"
 
 static int counting;
 static long allocations;
@@ -154,7 +155,7 @@ static void fabrik_batch_allocates_nothing(void **state) {
     batch.out_iterations = iterations;
     batch.out_reached = reached;
     batch.out_status = status;
-    reach_fabrik_batch_options cold = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings cold = reach_fabrik_batch_default_settings();
     cold.cold_start = 1;
     counting = 1;
     allocations = 0;

@@ -14,7 +14,7 @@ static reach_two_bone_output results[THREADS][LIMBS];
 
 static void *solve_all(void *slot) {
     reach_two_bone_output *out = slot;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.soft_distance = REACH_R(0.05);
     for (int i = 0; i < LIMBS; ++i)
         if (reach_two_bone_solve(&inputs[i], &opt, &out[i]) != REACH_OK) return slot;

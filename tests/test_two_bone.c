@@ -41,7 +41,7 @@ static limb random_limb(test_rng *rng, reach_real scale) {
     return c;
 }
 
-static reach_two_bone_output solve_ok(const reach_two_bone_input *in, const reach_two_bone_options *opt) {
+static reach_two_bone_output solve_ok(const reach_two_bone_input *in, const reach_two_bone_settings *opt) {
     reach_two_bone_output out;
     memset(&out, 0, sizeof out);
     reach_status st = reach_two_bone_solve(in, opt, &out);
@@ -89,7 +89,7 @@ static void check_limb_properties(const limb *c, const reach_two_bone_output *ou
 static void random_limbs_keep_lengths_reach_and_bend_toward_the_pole(void **state) {
     (void)state;
     test_rng rng = test_rng_make(10);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     int reachable = 0, reached = 0;
     for (int n = 0; n < TEST_CASES; ++n) {
         limb c = random_limb(&rng, 1);
@@ -170,7 +170,7 @@ static void properties_hold_at_tiny_and_huge_scales(void **state) {
 #else
     const reach_real scales[] = {1e-6f, 1e6f, 1e-30f, 1e30f};
 #endif
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (size_t s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
         test_rng rng = test_rng_make(11 + s);
         for (int n = 0; n < TEST_CASES / 10; ++n) {
@@ -185,7 +185,7 @@ static void properties_hold_at_tiny_and_huge_scales(void **state) {
 static void agrees_with_the_law_of_cosines(void **state) {
     (void)state;
     test_rng rng = test_rng_make(12);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (int n = 0; n < TEST_CASES; ++n) {
         limb c = random_limb(&rng, 1);
         double l1 = (double)c.l1, l2 = (double)c.l2;
@@ -224,7 +224,7 @@ static limb flatten(limb c) {
 static void planar_3d_and_2d_agree_and_give_both_solutions(void **state) {
     (void)state;
     test_rng rng = test_rng_make(13);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (int n = 0; n < TEST_CASES; ++n) {
         limb c = flatten(random_limb(&rng, 1));
         if (c.l1 < REACH_R(0.05) || c.l2 < REACH_R(0.05)) continue;
@@ -267,7 +267,7 @@ static void planar_3d_and_2d_agree_and_give_both_solutions(void **state) {
 
 static void results_are_identical_bit_for_bit(void **state) {
     (void)state;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (int run = 0; run < 2; ++run) {
         test_rng rng = test_rng_make(14);
         test_rng again = test_rng_make(14);
@@ -287,7 +287,7 @@ static void results_are_identical_bit_for_bit(void **state) {
 static void small_target_motion_gives_small_joint_motion(void **state) {
     (void)state;
     test_rng rng = test_rng_make(15);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     int checked = 0;
     for (int n = 0; n < TEST_CASES / 10; ++n) {
         limb c = random_limb(&rng, 1);
@@ -307,7 +307,7 @@ static void small_target_motion_gives_small_joint_motion(void **state) {
 
 /* Sweeps the target through full extension; returns the largest mid-joint step per unit of
  * target motion. */
-static reach_real sweep_mid_speed(const reach_two_bone_options *opt) {
+static reach_real sweep_mid_speed(const reach_two_bone_settings *opt) {
     reach_two_bone_input in;
     in.root = reach_vec3_zero();
     in.mid = reach_vec3_make(0, 1, 0);
@@ -327,8 +327,8 @@ static reach_real sweep_mid_speed(const reach_two_bone_options *opt) {
 
 static void soft_ik_removes_the_snap_at_full_extension(void **state) {
     (void)state;
-    reach_two_bone_options hard = reach_two_bone_default_options();
-    reach_two_bone_options soft = hard;
+    reach_two_bone_settings hard = reach_two_bone_default_settings();
+    reach_two_bone_settings soft = hard;
     soft.soft_distance = REACH_R(0.1);
     /* Without soft IK the joint speeds up without bound as the limb straightens... */
     assert_true(sweep_mid_speed(&hard) > 20);
@@ -344,7 +344,7 @@ static void soft_ik_follows_its_formula(void **state) {
     in.end = reach_vec3_make(1, 1, 0);
     in.use_pole = 0;
     in.pole = in.root;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.soft_distance = REACH_R(0.2);
     const reach_real distances[] = {1, REACH_R(1.8), REACH_R(1.9), 2, REACH_R(2.5), 10};
     for (int i = 0; i < 6; ++i) {
@@ -367,7 +367,7 @@ static void stretch_lengthens_up_to_its_ratio(void **state) {
     in.end = reach_vec3_make(1, 1, 0);
     in.pole = reach_vec3_make(0, 0, 1);
     in.use_pole = 1;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.max_stretch = REACH_R(1.5);
     in.target = reach_vec3_make(0, REACH_R(2.5), 0);
     reach_two_bone_output out = solve_ok(&in, &opt);
@@ -389,7 +389,7 @@ static void weight_blends_from_the_current_pose(void **state) {
     test_rng rng = test_rng_make(16);
     for (int n = 0; n < TEST_CASES / 10; ++n) {
         limb c = random_limb(&rng, 1);
-        reach_two_bone_options opt = reach_two_bone_default_options();
+        reach_two_bone_settings opt = reach_two_bone_default_settings();
         opt.weight = 0;
         reach_two_bone_output out = solve_ok(&c.in, &opt);
         ASSERT_VEC3_NEAR(out.mid, c.in.mid, TEST_REACH_TOL * 4, "weight 0 keeps the mid joint");
@@ -512,7 +512,7 @@ static void non_finite_input_anywhere_is_an_error_and_output_untouched(void **st
             assert_int_equal(reach_two_bone_solve(&in, NULL, &out), REACH_ERROR_NOT_FINITE);
         }
         reach_two_bone_input in = bent_arm();
-        reach_two_bone_options opt = reach_two_bone_default_options();
+        reach_two_bone_settings opt = reach_two_bone_default_settings();
         opt.soft_distance = bad[b];
         assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_ERROR_NOT_FINITE);
         reach_two_bone_2d_input in2 = {reach_vec2_make(0, 0), reach_vec2_make(1, 0), reach_vec2_make(1, 1),
@@ -544,13 +544,13 @@ static void bad_options_and_arguments_are_errors(void **state) {
     (void)state;
     reach_two_bone_input in = bent_arm();
     reach_two_bone_output out;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.weight = 2;
     assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_ERROR_INVALID_ARGUMENT);
-    opt = reach_two_bone_default_options();
+    opt = reach_two_bone_default_settings();
     opt.max_stretch = REACH_R(0.5);
     assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_ERROR_INVALID_ARGUMENT);
-    opt = reach_two_bone_default_options();
+    opt = reach_two_bone_default_settings();
     opt.soft_distance = -1;
     assert_int_equal(reach_two_bone_solve(&in, &opt, &out), REACH_ERROR_INVALID_ARGUMENT);
     reach_two_bone_2d_input in2 = {reach_vec2_make(0, 0), reach_vec2_make(1, 0), reach_vec2_make(1, 1),

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "reach/testing.h"
 
 typedef struct soa {
     reach_real *v[15]; /* root, mid, end, target, pole: x, y, z each */
@@ -95,13 +96,13 @@ static const char *const isa_names[] = {"avx512", "avx2", "sse2", "neon", "wasm-
 #define ISA_COUNT ((int)(sizeof isa_names / sizeof isa_names[0]))
 
 /* Solves the batch on the kernel isa_names[k]; 0 if this machine cannot run it. */
-static int solve_on(int k, const reach_two_bone_batch *b, const reach_two_bone_options *opt, reach_status *st) {
+static int solve_on(int k, const reach_two_bone_batch *b, const reach_two_bone_settings *opt, reach_status *st) {
     *st = reach_two_bone_solve_batch_isa(b, opt, isa_names[k]);
     return *st != REACH_ERROR_INVALID_ARGUMENT;
 }
 
 /* Each lane of the batch against reach_two_bone_solve on that limb alone. */
-static void check_lanes(const soa *s, int poles, const reach_two_bone_options *opt) {
+static void check_lanes(const soa *s, int poles, const reach_two_bone_settings *opt) {
     for (int i = 0; i < s->count; ++i) {
         reach_two_bone_input in = soa_get(s, i);
         in.use_pole = poles;
@@ -133,7 +134,7 @@ static void check_lanes(const soa *s, int poles, const reach_two_bone_options *o
 }
 
 /* The batch solved on each kernel this machine runs, each checked lane by lane. */
-static void check_every_kernel(soa *s, int poles, const reach_two_bone_options *opt, reach_status expected) {
+static void check_every_kernel(soa *s, int poles, const reach_two_bone_settings *opt, reach_status expected) {
     reach_two_bone_batch b = batch_of(s, poles);
     for (int k = 0; k < ISA_COUNT; ++k) {
         reach_status st;
@@ -152,7 +153,7 @@ static void batch_agrees_with_the_scalar_solver(void **state) {
         reach_two_bone_input in = random_input(&rng);
         soa_set(&s, i, &in);
     }
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     reach_real *first = malloc((size_t)count * sizeof(reach_real));
     for (int poles = 0; poles <= 1; ++poles) {
         reach_two_bone_batch b = batch_of(&s, poles);
@@ -225,7 +226,7 @@ static void folded_limbs_with_nearly_equal_bones_agree(void **state) {
         in.use_pole = 1;
         soa_set(&s, i, &in);
     }
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (int poles = 0; poles <= 1; ++poles)
         check_every_kernel(&s, poles, &opt, REACH_OK);
     soa_free(&s);
@@ -257,7 +258,7 @@ static void edge_lanes_behave_as_the_scalar_solver_says(void **state) {
         }
         soa_set(&s, i, &in);
     }
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (int poles = 0; poles <= 1; ++poles) {
         reach_two_bone_batch b = batch_of(&s, poles);
         reach_status st = reach_two_bone_solve_batch(&b, &opt);
@@ -301,7 +302,7 @@ static void scalar_batch_equals_the_scalar_solver_bit_for_bit(void **state) {
         reach_two_bone_input in = random_input(&rng);
         soa_set(&s, i, &in);
     }
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.soft_distance = REACH_R(0.1); /* soft IK: the scalar solver for every lane */
     reach_two_bone_batch b = batch_of(&s, 1);
     assert_int_equal(reach_two_bone_solve_batch_scalar(&b, &opt), REACH_OK);
@@ -445,7 +446,7 @@ static void bad_batches_are_errors(void **state) {
     b.out_end.y = NULL;
     assert_int_equal(reach_two_bone_solve_batch(&b, NULL), REACH_ERROR_INVALID_ARGUMENT);
     b = batch_of(&s, 1);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.weight = 3;
     assert_int_equal(reach_two_bone_solve_batch(&b, &opt), REACH_ERROR_INVALID_ARGUMENT);
     b.count = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "reach/testing.h"
 
 /* The fast path's limits (src/two_bone.c): squared bone, target and pole distances within
  * 2^±40 (float) or 2^±400 (double), a bend side at sine 0.1 or more off the target line. */
@@ -42,7 +43,7 @@ static reach_two_bone_input random_limb(test_rng *rng, reach_real size) {
 
 /* Both paths' answers agree: positions and lengths to rounding, the residual to a rounding of
  * the target's distance, the rotations as the rounding of their inputs allows. */
-static void check_agreement(const reach_two_bone_input *in, const reach_two_bone_options *opt) {
+static void check_agreement(const reach_two_bone_input *in, const reach_two_bone_settings *opt) {
     reach_two_bone_output fast, general;
     memset(&fast, 0, sizeof fast);
     memset(&general, 0, sizeof general);
@@ -82,17 +83,17 @@ static void check_agreement(const reach_two_bone_input *in, const reach_two_bone
 static void ordinary_limbs_agree_with_the_general_path(void **state) {
     (void)state;
     test_rng rng = test_rng_make(70);
-    reach_two_bone_options with_rotations = reach_two_bone_default_options();
-    reach_two_bone_options positions_only = with_rotations;
+    reach_two_bone_settings with_rotations = reach_two_bone_default_settings();
+    reach_two_bone_settings positions_only = with_rotations;
     positions_only.rotations = 0;
-    reach_two_bone_options fixed_tolerance = with_rotations;
+    reach_two_bone_settings fixed_tolerance = with_rotations;
     fixed_tolerance.tolerance = REACH_R(0.05);
-    const reach_two_bone_options *options[] = {&with_rotations, &positions_only, &fixed_tolerance, NULL};
+    const reach_two_bone_settings *options[] = {&with_rotations, &positions_only, &fixed_tolerance, NULL};
     for (int n = 0; n < TEST_CASES; ++n) {
         /* Sizes from 1e-3 to 1e3, well inside the fast path's range in either precision. */
         reach_real size = (reach_real)pow(10.0, test_uniform_double(&rng, -3, 3));
         reach_two_bone_input in = random_limb(&rng, size);
-        const reach_two_bone_options *opt = options[n % 4];
+        const reach_two_bone_settings *opt = options[n % 4];
         if (opt) {
             check_agreement(&in, opt);
         } else {
@@ -120,7 +121,7 @@ static reach_two_bone_input equilateral_limb(reach_real size) {
 
 static void limbs_on_the_size_limits_agree_either_way(void **state) {
     (void)state;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     const reach_real limits[] = {(reach_real)ldexp(1.0, -ORDINARY_LIMIT_EXPONENT / 2),
                                  (reach_real)ldexp(1.0, ORDINARY_LIMIT_EXPONENT / 2)};
     for (int s = 0; s < 2; ++s) {
@@ -145,7 +146,7 @@ static void limbs_on_the_size_limits_agree_either_way(void **state) {
  * hands over a little earlier. */
 static void limbs_on_the_resolution_limit_agree_either_way(void **state) {
     (void)state;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     reach_real chain = 2, limit = chain / (64 * REACH_REAL_EPSILON);
     for (int i = -50; i <= 50; ++i) {
         reach_real far = limit * (1 + (reach_real)i / 1000);
@@ -165,7 +166,7 @@ static void limbs_on_the_resolution_limit_agree_either_way(void **state) {
  * reference) is swept across its own limit, a tenth of the chain. */
 static void bend_sides_on_their_limits_agree_either_way(void **state) {
     (void)state;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     for (int i = -200; i <= 200; ++i) {
         reach_real sine = REACH_R(0.1) * (1 + (reach_real)i * 4 * REACH_REAL_EPSILON);
         reach_two_bone_input in = equilateral_limb(1);
@@ -193,7 +194,7 @@ static void bend_sides_on_their_limits_agree_either_way(void **state) {
 /* Inputs outside the fast path behave as before: the degenerate cases by name. */
 static void degenerate_limbs_agree_either_way(void **state) {
     (void)state;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     reach_two_bone_input in = equilateral_limb(1);
     in.target = in.root; /* target on the root */
     check_agreement(&in, &opt);
@@ -241,7 +242,7 @@ static void rotations_change_neither_positions_nor_residual(void **state) {
             in.target = reach_vec3_add(back, test_in_ball(&rng, REACH_R(0.05)));
             in.pole = reach_vec3_add(in.root, test_in_ball(&rng, 1));
         }
-        reach_two_bone_options with = reach_two_bone_default_options(), without = with;
+        reach_two_bone_settings with = reach_two_bone_default_settings(), without = with;
         without.rotations = 0;
         reach_two_bone_output a, b;
         reach_status sa = reach_two_bone_solve(&in, &with, &a), sb = reach_two_bone_solve(&in, &without, &b);
@@ -259,7 +260,7 @@ static void rotations_change_neither_positions_nor_residual(void **state) {
 static void rotations_are_unit_and_turn_the_bones(void **state) {
     (void)state;
     test_rng rng = test_rng_make(0x5707);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     const reach_real eps = REACH_REAL_EPSILON;
     for (int n = 0; n < TEST_CASES; ++n) {
         reach_real size = (reach_real)pow(10.0, test_uniform_double(&rng, -3, 3));
@@ -289,7 +290,7 @@ static void rotations_are_unit_and_turn_the_bones(void **state) {
  * over; the mid joint turns by half a revolution when a straight limb folds back onto itself. */
 static void half_turns_take_the_robust_arc(void **state) {
     (void)state;
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     const reach_quat half_turn_about_z = reach_quat_make(0, 0, 1, 0);
     reach_two_bone_input in;
     in.root = reach_vec3_zero();

@@ -129,7 +129,7 @@ static void stretch_scales_the_local_translations(void **state) {
     in.mid_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, 1, 0));
     in.end_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(0, 1, 0));
     in.target = reach_vec3_make(REACH_R(2.4), 0, 0);
-    reach_two_bone_options opt = reach_two_bone_default_options();
+    reach_two_bone_settings opt = reach_two_bone_default_settings();
     opt.max_stretch = 2;
     reach_two_bone_rig_output out;
     assert_int_equal(reach_two_bone_solve_rig(&in, &opt, &out), REACH_OK);
@@ -153,7 +153,7 @@ static void limbs_at_the_ends_of_the_range_solve_as_at_unit_scale(void **state) 
     for (int trial = 0; trial < 200; ++trial) {
         reach_two_bone_rig_input in = random_rig(&rng, trial % 2 ? ROTATED : IDENTITY);
         in.target = test_in_ball(&rng, 3);
-        reach_two_bone_options opt = reach_two_bone_default_options();
+        reach_two_bone_settings opt = reach_two_bone_default_settings();
         opt.max_stretch = trial % 3 == 0 ? REACH_R(1.5) : 1;
         reach_two_bone_rig_output unit_out;
         assert_int_equal(reach_two_bone_solve_rig(&in, &opt, &unit_out), REACH_OK);

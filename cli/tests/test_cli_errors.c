@@ -292,8 +292,10 @@ static void bad_joint_values(void **state) {
 
 static void missing_rig(void **state) {
     (void)state;
-    expect_solve_error(WITH_RIG("{}"), "rig: expected a \"bones\" array or a \"dh\" table");
-    expect_solve_error(WITH_RIG("{'bones':[" HIP "],'dh':{}}"), "rig: give either \"bones\" or \"dh\", not both");
+    expect_solve_error(
+        WITH_RIG("{}"),
+        "rig: expected a \"bones\" array, a \"dh\" table, or a file (\"urdf\", \"urdf_text\", \"file\")");
+    expect_solve_error(WITH_RIG("{'bones':[" HIP "],'dh':{}}"), "rig: give one of \"bones\" and \"dh\", not both");
     expect_solve_error("{" TWO_BONE "," TO_ANKLE "}", "rig: required field is missing");
 }
 
@@ -319,6 +321,16 @@ static void huge_numbers_never_print_non_finite(void **state) {
     }
 }
 
+/* World positions that overflow while the pose is written: one error naming why, no output. */
+static void overflowing_pose_is_refused(void **state) {
+    (void)state;
+    cli_run run = run_cli("{'rig':{'bones':[{'name':'a','position':[1e308,0,0]},"
+                          "{'name':'b','parent':'a','position':[1.7e308,0,0]}]}}",
+                          "fk", "-", NULL);
+    assert_cli_error(&run, 1, "the result is not finite (the input is too large to compute with)");
+    cli_run_free(&run);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unreadable_file),
@@ -341,6 +353,7 @@ int main(void) {
         cmocka_unit_test(bad_joint_values),
         cmocka_unit_test(missing_rig),
         cmocka_unit_test(huge_numbers_never_print_non_finite),
+        cmocka_unit_test(overflowing_pose_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /** @file
  * reach — FABRIK: forward and backward reaching inverse kinematics, on a skeleton's chains and
  * trees (several effectors, closed loops through REACH_TARGET_MEET) with joint limits, in 2-D on
- * plain arrays of points, and the way back from solved positions to rotations on a tree.
+ * plain arrays of points (the way back from solved positions to rotations on a tree,
+ * reach_tree_apply_positions, is in skeleton.h).
  *
  * Contract (solver.h has the shape every iterative solver shares):
  *   - the solved pose keeps every bone length and satisfies every joint limit: the forward pass
@@ -88,24 +89,6 @@ typedef struct reach_fabrik_2d_chain {
  * with CCD sweeps (see reach_fabrik_solve). */
 REACH_API reach_status reach_fabrik_solve_2d(const reach_fabrik_2d_chain *chain, reach_vec2 target,
                                              const reach_solver_settings *settings, reach_solve_result *result);
-
-/* ---- positions back to rotations on a tree ---------------------------------------------- */
-
-/** The tree form of reach_chain_apply_positions (skeleton.h). bones[0 .. count) are any bones,
- * ascending (parents before children); positions[k] is the new world position of bones[k]'s
- * joint. A listed bone whose parent is not listed stays where it is; every other listed bone's
- * joint must be where its listed parent puts it (the solver keeps lengths). Each listed bone
- * turns so that its listed children's joints land on their positions: the smallest swing for
- * one child, which keeps its twist, and the best-fit rotation (least squares over the children,
- * nearest the current rotation) for several. A listed bone without listed children keeps its
- * world rotation. positions are in the skeleton's space, like reach_forward_kinematics's output:
- * under a scaled or mirrored parent, map them in with the inverse of that parent's affine first.
- * world must hold the pose's current world transforms; local and world are updated for the
- * listed bones. Runs in O(count²). Errors (pose untouched): bones out of range or not ascending
- * (REACH_ERROR_BAD_CHAIN), NaN or infinity (REACH_ERROR_NOT_FINITE). */
-REACH_API reach_status reach_tree_apply_positions(const reach_skeleton *skeleton, const int *bones, int count,
-                                                  const reach_vec3 *positions, reach_transform *local,
-                                                  reach_transform *world);
 
 REACH_EXTERN_C_END
 

@@ -30,7 +30,8 @@
 #ifndef REACH_FABRIK_BATCH_H
 #define REACH_FABRIK_BATCH_H
 
-#include "batch.h"
+#include "soa.h"
+#include "status.h"
 
 REACH_EXTERN_C_BEGIN
 
@@ -57,16 +58,16 @@ typedef struct reach_fabrik_batch {
     unsigned char *out_status;
 } reach_fabrik_batch;
 
-typedef struct reach_fabrik_batch_options {
+typedef struct reach_fabrik_batch_settings {
     int max_iterations;   /**< iteration cap per chain, >= 0; default 64 */
     reach_real tolerance; /**< distance that counts as reached; 0: 1e-4 × each chain's length */
     /** Nonzero: every chain starts straight from its root along cold_direction, and the joints'
      * current contents are not read. 0 (the default): start from the joints as they are. */
     int cold_start;
     reach_vec3 cold_direction; /**< non-zero; need not be unit. Default (0, 1, 0) */
-} reach_fabrik_batch_options;
+} reach_fabrik_batch_settings;
 
-REACH_API reach_fabrik_batch_options reach_fabrik_batch_default_options(void);
+REACH_API reach_fabrik_batch_settings reach_fabrik_batch_default_settings(void);
 
 /** Solves every chain of the batch; options NULL for the defaults. Returns REACH_OK, or the
  * first error a chain's input gave (see out_status). Errors for the whole batch, with nothing
@@ -80,13 +81,7 @@ REACH_API reach_fabrik_batch_options reach_fabrik_batch_default_options(void);
  * (float) or 1e150 (double) (REACH_ERROR_OUT_OF_RANGE). Coincident points (a target on the
  * root, warm joints on top of each other) are not errors: they are solved. */
 REACH_API reach_status reach_fabrik_solve_batch(const reach_fabrik_batch *batch,
-                                                const reach_fabrik_batch_options *options);
-
-/** The same on a named kernel: "avx512", "avx2", "sse2", "neon", "wasm-simd" or "scalar" (always
- * there). REACH_ERROR_INVALID_ARGUMENT, with nothing written, when this build or machine has not
- * that kernel. For tests and benchmarks: every kernel gives the same bits. */
-REACH_API reach_status reach_fabrik_solve_batch_isa(const reach_fabrik_batch *batch,
-                                                    const reach_fabrik_batch_options *options, const char *isa);
+                                                const reach_fabrik_batch_settings *options);
 
 /** The chains [first, first + count) of a batch as a batch of their own: every array advanced by
  * `first` (optional ones stay NULL), the stride kept. For splitting a batch across threads. The

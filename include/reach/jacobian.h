@@ -2,74 +2,22 @@
  * reach — the Jacobian family of IK solvers: transpose, pseudoinverse, damped least squares and
  * selectively damped least squares, on any chain or tree of a skeleton.
  *
- * The unknowns are the degrees of freedom of the bones that move: every bone on the path from
- * the solve's root bone (settings.root_bone) down to each effector, the root included. An
- * effector bone's own joint counts too when it has an orientation target or is prismatic (its
- * rotation cannot move its own joint). Per moving bone, in bone order:
- *   ball, cone   3 columns: rotations about the world x, y and z axes through the bone's joint
- *   hinge        1 column: its angle (rad)
- *   prismatic    1 column: its offset (rig units)
- *   fixed        none
- * Rows, per target in order: 3 for the effector's joint position and, with use_orientation, 3
- * for its world rotation (the rotation vector). A REACH_TARGET_MEET target's rows are those of
- * its effector minus those of its meet_bone.
- *
- * One iteration linearises the targets' errors e (target minus effector: positions, and the
- * rotation vector of target · effector⁻¹) and picks joint changes Δθ from the Jacobian J:
- *   REACH_JACOBIAN_TRANSPOSE      Δθ = α Jᵀe, with α = |Jᵀe|² / |JJᵀe|², the step that best
- *                                 reduces the linearised error along Jᵀe
- *   REACH_JACOBIAN_PSEUDOINVERSE  Δθ = J⁺e through an SVD; singular values below a relative
- *                                 cutoff count as zero
- *   REACH_JACOBIAN_DLS            Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e (by Cholesky, L D Lᵀ, no SVD);
- *                                 settings.damping > 0 fixes λ (rig
- *                                 units), 0 adapts it: λ² = min(|e|²/4, 0.01) plus a small
- *                                 floor (Levenberg–Marquardt style, |e| normalised as below):
- *                                 damped far away, tiny near a solution so that the last
- *                                 steps are Gauss–Newton steps
- *   REACH_JACOBIAN_SDLS           Buss and Kim's selectively damped least squares: each
- *                                 singular direction's step is clamped by how far it would move
- *                                 the effectors per unit of error it removes
- * The solver works on normalised quantities: lengths are divided by the moving chain's length
- * L (the sum of the moving bones' rest translations and prismatic ranges), so position rows,
- * rotation rows, hinge angles and prismatic offsets / L are all of order one. Rows are scaled by
- * the target's weight over the heaviest target's, so only the ratios of the weights count (a lone
- * target solves alike at any weight).
- *
- * Every step is bounded: no joint moves more than REACH_JACOBIAN_MAX_STEP radians (prismatic
- * joints: that times L) in one iteration, whatever the conditioning of J, so singular poses give
- * bounded steps and never NaN. A step is taken only if it lowers the weighted error; otherwise it
- * is halved, up to REACH_JACOBIAN_LINE_SEARCH times, and an attempt that cannot improve has
- * stalled.
- *
- * Joint limits: a joint that a step would carry past a limit moves only up to it, the blocked
- * direction leaves J (a hinge's or prismatic joint's column; a cone's widening turn; a twist
- * range's turn about the bone), and the step is solved again for what is left of the error, so
- * the other joints take up the motion. When that step moved a joint up to a limit and lowers
- * the error at no length (the fixed motions can push the end away faster than the free joints
- * bring it back), it is solved again with only the joints locked that sit on a limit it pushes
- * against. Every step is then clamped into the limits (hinge and
- * prismatic ranges; cone and twist limits through reach_joint_project_rotation). With
- * settings.null_space, where J has more columns than rows, the pseudoinverse, DLS and SDLS also
- * move the redundant degrees of freedom, in J's null space (to first order invisible to the
- * targets; with the adaptive DLS damping, nearly so, the difference fading with the error),
- * toward the rest pose; hinge and prismatic joints aim at their rest value kept a tenth
- * of their range inside the limits. That motion is capped at twice the current
- * (normalised) error, so it fades out as the solve converges, and a step with it that does not
- * lower the error is retried without it. The transpose method ignores null_space.
- *
- * Robustness: settings.max_iterations caps the iterations of the whole solve. With
- * settings.restarts > 0, an attempt that stalls (or stops improving by half over eight
- * iterations) is followed by a restart from random joint values inside the limits (random
- * rotations for ball and cone joints, projected onto their limits), drawn from settings.seed, so
- * the same inputs always give the same result. The best attempt is returned. A chain lying
- * straight on the line to a target within its reach, where no step lowers the error, is bent off
- * that line (at most twice a solve) and goes on, as in FABRIK and CCD.
- *
- * The solve is warm started from the pose. Hinge bones are read as the angle about their axis
- * (any swing off the axis is dropped) mapped into their limits, and written back as
- * rest · rotation(axis, angle); prismatic bones likewise along their axis. Bones that do not move
- * are left exactly as they were, and so is the whole pose when it already reaches inside its
- * limits (0 iterations). */
+ * Contract (solver.h has the shape every iterative solver shares):
+ *   - the unknowns are the degrees of freedom of the bones on the paths from the solve's root
+ *     bone to each effector (a ball or cone 3, a hinge or prismatic joint 1, fixed none); an
+ *     effector's own joint counts when it has an orientation target or slides; a mimic
+ *     follower (skeleton.h) has no column of its own: its leader's carries its motion times the
+ *     multiplier, and every follower of a moving leader moves with it, inside its range;
+ *   - every step is bounded (no joint moves more than REACH_JACOBIAN_MAX_STEP in an iteration)
+ *     and taken only if it lowers the weighted error, so singular poses never give NaN;
+ *   - every pose written lies inside every joint limit; a hinge whose range is a whole turn
+ *     wraps and is no limit;
+ *   - with settings.restarts, random restarts inside the limits drawn from settings.seed: the
+ *     same inputs give the same bits; the best attempt is returned;
+ *   - the solve is warm started from the pose; a pose that already reaches inside its limits
+ *     is left exactly as it was (0 iterations).
+ * The methods, the normalisation, limit locking, the null space toward the rest pose, the
+ * pseudoinverse's fallback and measured reach rates: docs/jacobian.md. */
 #ifndef REACH_JACOBIAN_H
 #define REACH_JACOBIAN_H
 

@@ -14,7 +14,10 @@
  *   prismatic  no rotation (identity delta); the offset along a clamped to [min, max]
  *   fixed      no rotation, no offset
  * Angles outside a range are clamped to the nearer end of the range measured around the circle
- * (a hinge allowed [-0.5, 0.5] and asked for 3.0 rad goes to 0.5, asked for -3.0 to -0.5).
+ * (a hinge allowed [-0.5, 0.5] and asked for 3.0 rad goes to 0.5, asked for -3.0 to -0.5). A
+ * range of a whole turn or more (max - min >= 2π, as the ±π of a hinge that turns freely) holds
+ * every angle: it never clamps, and the Jacobian solvers let such a hinge's angle wrap across its
+ * ends; only a narrower range is a limit.
  *
  * The "limited" flags below mean that one of those ranges clamped a value; removing the swing of
  * a hinge or the rotation of a fixed joint is what those joints are, not a limit being hit.
@@ -33,8 +36,8 @@ REACH_EXTERN_C_BEGIN
 REACH_API void reach_quat_swing_twist(reach_quat q, reach_vec3 axis, reach_quat *swing, reach_quat *twist);
 
 /** The angle in [lo, hi] nearest to `angle` going around the circle (2π-periodic). An angle that
- * is inside the range, or inside after adding or removing whole turns, comes back unchanged.
- * Requires lo <= hi. */
+ * is inside the range, or inside after adding or removing whole turns, comes back unchanged;
+ * with hi - lo >= 2π every angle is. Requires lo <= hi. */
 REACH_API reach_real reach_angle_clamp(reach_real angle, reach_real lo, reach_real hi);
 
 /** Projects a delta rotation (rest⁻¹ · local) onto what the joint allows and writes it to *out.

@@ -17,7 +17,7 @@
  *
  * All functions validate first and write their output only on success: NaN or infinity in any
  * input, a zero-length bone or a bad option returns an error and leaves *out as it was. `options`
- * may be NULL for the defaults (reach_two_bone_default_options). */
+ * may be NULL for the defaults (reach_two_bone_default_settings). */
 #ifndef REACH_TWO_BONE_H
 #define REACH_TWO_BONE_H
 
@@ -26,7 +26,7 @@
 
 REACH_EXTERN_C_BEGIN
 
-typedef struct reach_two_bone_options {
+typedef struct reach_two_bone_settings {
     /** Blend from the current pose (0) to the solved pose (1), applied to the bones' rotations
      * (and stretch), so a partial weight keeps the bone lengths. Range [0, 1]. Default 1. */
     reach_real weight;
@@ -47,9 +47,9 @@ typedef struct reach_two_bone_options {
     /** Nonzero: fill the rotation outputs. Zero skips that work (they are left as identity).
      * Default 1. */
     int rotations;
-} reach_two_bone_options;
+} reach_two_bone_settings;
 
-REACH_API reach_two_bone_options reach_two_bone_default_options(void);
+REACH_API reach_two_bone_settings reach_two_bone_default_settings(void);
 
 /* ---- 3-D -------------------------------------------------------------------------------- */
 
@@ -76,14 +76,8 @@ typedef struct reach_two_bone_output {
     int reached;                           /**< residual <= tolerance */
 } reach_two_bone_output;
 
-REACH_API reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_options *options,
+REACH_API reach_status reach_two_bone_solve(const reach_two_bone_input *in, const reach_two_bone_settings *options,
                                             reach_two_bone_output *out);
-
-/** For tests and benchmarks: the same, always on the general path. reach_two_bone_solve takes a
- * shorter route for ordinary limbs (see docs/performance.md) whose positions are this path's to
- * the bit and whose rotations and residual agree to rounding; this one skips that route. */
-REACH_API reach_status reach_two_bone_solve_general(const reach_two_bone_input *in,
-                                                    const reach_two_bone_options *options, reach_two_bone_output *out);
 
 /* ---- 2-D -------------------------------------------------------------------------------- */
 
@@ -110,8 +104,8 @@ typedef struct reach_two_bone_2d_output {
     int reached;
 } reach_two_bone_2d_output;
 
-REACH_API reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in, const reach_two_bone_options *options,
-                                               reach_two_bone_2d_output *out);
+REACH_API reach_status reach_two_bone_solve_2d(const reach_two_bone_2d_input *in,
+                                               const reach_two_bone_settings *options, reach_two_bone_2d_output *out);
 
 /* ---- bone rotations under arbitrary parents --------------------------------------------- */
 
@@ -145,7 +139,7 @@ typedef struct reach_two_bone_rig_output {
  * position exactly (to rounding) under translated, rotated, scaled and mirrored parents.
  * A singular parent transform is an error (REACH_ERROR_INVALID_ARGUMENT). */
 REACH_API reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in,
-                                                const reach_two_bone_options *options, reach_two_bone_rig_output *out);
+                                                const reach_two_bone_settings *options, reach_two_bone_rig_output *out);
 
 REACH_EXTERN_C_END
 

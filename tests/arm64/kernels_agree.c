@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "reach/reach.h"
+#include "reach/testing.h"
 
 static unsigned long long rng_state = 0x5eedull;
 
@@ -165,7 +166,7 @@ static int fabrik_agrees(int kind, int cap, int cold) {
     b.out_iterations = iterations + n;
     b.out_reached = flags + 2 * n;
     b.out_status = flags + 3 * n;
-    reach_fabrik_batch_options options = reach_fabrik_batch_default_options();
+    reach_fabrik_batch_settings options = reach_fabrik_batch_default_settings();
     options.cold_start = cold;
     options.max_iterations = cap;
     int differ =

@@ -87,7 +87,7 @@ static void forward_kinematics(void) {
 }
 
 static void two_bone(void) {
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.rotations = 1;
     hash_begin();
     for (int k = 0; k < 20000 / scale; ++k) {

@@ -1,5 +1,5 @@
 // The crowd in node, through js/reach.js: the batch solver, on its wasm SIMD path, gives every
-// arm what include/reach/two_bone.h promises one arm (batch.h says it matches the scalar solver):
+// arm what include/reach/two_bone.h promises one arm (two_bone_batch.h says it matches the scalar solver):
 // bones kept, the end on the ray toward the target at the nearest distance it can reach, the
 // elbow in the plane of shoulder, target and pole on the pole's side; and bad input changes
 // nothing.

@@ -1,9 +1,9 @@
 /* The crowd on the page: many two-bone arms standing on a square grid, all reaching for one
- * target, solved together by the batch solver (include/reach/batch.h, wasm SIMD inside). Arms
+ * target, solved together by the batch solver (include/reach/two_bone_batch.h, wasm SIMD inside). Arms
  * are kept as one array per coordinate, as the batch solver takes them, and solved in place, so
  * each frame starts from the last. Units are the walker's: z up, the ground the plane z = 0. */
 #include "reach_wasm.h"
-#include "reach/batch.h"
+#include "reach/two_bone_batch.h"
 
 #define CROWD_MAX     4096
 #define CROWD_SPACING REACH_R(0.5)  /* between neighbouring shoulders */
@@ -71,7 +71,7 @@ int reach_wasm_crowd_follow(reach_real target_x, reach_real target_y, reach_real
     batch.out_residual = residual;
     batch.out_reached = reached;
     batch.out_status = 0;
-    reach_two_bone_options options = reach_two_bone_default_options();
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.rotations = 0; /* the page draws joint positions only */
     /* A bad limb leaves its own mid and end as they were; the call reports the first error. */
     return (int)reach_two_bone_solve_batch(&batch, &options);

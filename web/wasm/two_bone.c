@@ -1,8 +1,8 @@
 /* The two-bone solvers on the page's three-joint rig. */
 #include "reach_wasm.h"
 
-static reach_two_bone_options options_with_soft(reach_real soft_distance) {
-    reach_two_bone_options options = reach_two_bone_default_options();
+static reach_two_bone_settings options_with_soft(reach_real soft_distance) {
+    reach_two_bone_settings options = reach_two_bone_default_settings();
     options.soft_distance = soft_distance;
     options.rotations = 0; /* the page draws joint positions only */
     return options;
@@ -30,7 +30,7 @@ int reach_wasm_two_bone_2d(reach_real target_x, reach_real target_y, reach_real 
     in.end = reach_vec2_make(joints[2].x, joints[2].y);
     in.target = reach_vec2_make(target_x, target_y);
     in.bend = bend_toward_pole(in.root, in.mid, in.end, in.target, reach_vec2_make(pole_x, pole_y));
-    reach_two_bone_options options = options_with_soft(soft_distance);
+    reach_two_bone_settings options = options_with_soft(soft_distance);
     reach_two_bone_2d_output out;
     reach_status status = reach_two_bone_solve_2d(&in, &options, &out);
     if (status != REACH_OK) return (int)status;
@@ -55,7 +55,7 @@ int reach_wasm_two_bone_3d(reach_real target_x, reach_real target_y, reach_real 
     in.target = reach_vec3_make(target_x, target_y, target_z);
     in.pole = reach_vec3_make(pole_x, pole_y, pole_z);
     in.use_pole = 1;
-    reach_two_bone_options options = options_with_soft(soft_distance);
+    reach_two_bone_settings options = options_with_soft(soft_distance);
     reach_two_bone_output out;
     reach_status status = reach_two_bone_solve(&in, &options, &out);
     if (status != REACH_OK) return (int)status;

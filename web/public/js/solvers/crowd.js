@@ -1,4 +1,4 @@
-// A crowd of two-bone arms solved together by the batch solver (include/reach/batch.h): one call
+// A crowd of two-bone arms solved together by the batch solver (include/reach/two_bone_batch.h): one call
 // per frame for all of them, with the WebAssembly SIMD path inside.
 export default {
   id: 'crowd',

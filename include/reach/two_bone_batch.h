@@ -1,5 +1,5 @@
 /** @file
- * reach — batch solving: many limbs per call, structure of arrays, SIMD inside.
+ * reach — batch two-bone IK: many limbs per call, structure of arrays, SIMD inside.
  *
  * Crowds of characters and fleets of simulated arms solve thousands of limbs per frame. The
  * batch entry points take one array per coordinate (x[], y[], z[]), so the library can solve
@@ -16,9 +16,10 @@
  * Any alignment of the arrays works. Arrays that start on 64-byte boundaries (aligned_alloc(64,
  * ...)) solve fastest: a wide load then never spans two cache lines (on AVX-512, 1 000 limbs
  * solve 10 to 20 % faster than from 16-byte-aligned arrays). */
-#ifndef REACH_BATCH_H
-#define REACH_BATCH_H
+#ifndef REACH_TWO_BONE_BATCH_H
+#define REACH_TWO_BONE_BATCH_H
 
+#include "soa.h"
 #include "two_bone.h"
 
 REACH_EXTERN_C_BEGIN
@@ -26,13 +27,6 @@ REACH_EXTERN_C_BEGIN
 /** One array per coordinate, `count` entries each. Output arrays may be the input arrays
  * (solve in place: pass mid.x as both mid.x and out_mid.x, and so on). A call's return value is
  * the first error any limb gave (REACH_OK if none), with or without out_status. */
-typedef struct reach_vec3_soa {
-    reach_real *x, *y, *z;
-} reach_vec3_soa;
-
-typedef struct reach_const_vec3_soa {
-    const reach_real *x, *y, *z;
-} reach_const_vec3_soa;
 
 typedef struct reach_two_bone_batch {
     int count;
@@ -50,28 +44,12 @@ typedef struct reach_two_bone_batch {
 } reach_two_bone_batch;
 
 REACH_API reach_status reach_two_bone_solve_batch(const reach_two_bone_batch *batch,
-                                                  const reach_two_bone_options *options);
-
-/** The same, forced onto the scalar path; for tests and benchmarks. */
-REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
-                                                         const reach_two_bone_options *options);
-
-/** For tests and benchmarks: the same, on the kernel of the named instruction set (a name
- * reach_batch_isa can return), so that each kernel this machine runs can be checked, not only
- * the widest. Returns REACH_ERROR_INVALID_ARGUMENT, writing nothing, for a name this build has
- * no kernel for or whose instructions this machine lacks. Options that need the scalar solver
- * (see above) still take it. */
-REACH_API reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch,
-                                                      const reach_two_bone_options *options, const char *isa);
+                                                  const reach_two_bone_settings *options);
 
 /** The limbs [first, first + count) of a batch as a batch of their own: every array advanced by
  * `first` (optional ones stay NULL). For splitting a batch across threads. The range must lie
  * inside the batch. */
 REACH_API reach_two_bone_batch reach_two_bone_batch_slice(const reach_two_bone_batch *batch, int first, int count);
-
-/** The instruction set the batch path uses on this machine: "avx512", "avx2", "sse2", "neon",
- * "wasm-simd" or "scalar". */
-REACH_API const char *reach_batch_isa(void);
 
 REACH_EXTERN_C_END
 

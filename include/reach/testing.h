@@ -1,0 +1,40 @@
+/** @file
+ * reach — entry points for tests and benchmarks: a solver forced onto one path or one SIMD
+ * kernel, so that the paths can be checked against each other and timed apart. Not part of
+ * reach.h and not for programs: every path gives what the ordinary entry point promises (the
+ * same bits, or rounding, as each says), and the ordinary entry point picks the fastest. */
+#ifndef REACH_TESTING_H
+#define REACH_TESTING_H
+
+#include "fabrik_batch.h"
+#include "two_bone_batch.h"
+
+REACH_EXTERN_C_BEGIN
+
+/** reach_two_bone_solve always on its general path. reach_two_bone_solve takes a shorter route for ordinary limbs (see
+ * docs/performance.md) whose positions are this path's to the bit and whose rotations and residual agree to rounding;
+ * this one skips that route. */
+REACH_API reach_status reach_two_bone_solve_general(const reach_two_bone_input *in,
+                                                    const reach_two_bone_settings *options, reach_two_bone_output *out);
+
+/** reach_two_bone_solve_batch forced onto its scalar path. */
+REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
+                                                         const reach_two_bone_settings *options);
+
+/** reach_two_bone_solve_batch on the kernel of the named instruction set (a name
+ * reach_batch_isa can return), so that each kernel this machine runs can be checked, not only
+ * the widest. Returns REACH_ERROR_INVALID_ARGUMENT, writing nothing, for a name this build has
+ * no kernel for or whose instructions this machine lacks. Settings that need the scalar solver
+ * (two_bone_batch.h) still take it. */
+REACH_API reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch,
+                                                      const reach_two_bone_settings *options, const char *isa);
+
+/** reach_fabrik_solve_batch on a named kernel: "avx512", "avx2", "sse2", "neon", "wasm-simd" or "scalar" (always
+ * there). REACH_ERROR_INVALID_ARGUMENT, with nothing written, when this build or machine has not
+ * that kernel. Every kernel gives the same bits. */
+REACH_API reach_status reach_fabrik_solve_batch_isa(const reach_fabrik_batch *batch,
+                                                    const reach_fabrik_batch_settings *options, const char *isa);
+
+REACH_EXTERN_C_END
+
+#endif
