@@ -17,9 +17,13 @@ typedef struct bench_suite {
 /* A new suite is one file, one line in suites.h and one line here. Two suites may share a
  * prefix (the two-bone batch figures are under two_bone/, the FABRIK batch ones under fabrik/). */
 static const bench_suite suites[] = {
-    {"two_bone", bench_suite_two_bone}, {"two_bone", bench_suite_two_bone_batch},
-    {"fabrik", bench_suite_fabrik},     {"fabrik", bench_suite_fabrik_batch},
-    {"ccd", bench_suite_ccd},           {"jacobian", bench_suite_jacobian},
+    {"two_bone", bench_suite_two_bone},
+    {"two_bone", bench_suite_two_bone_batch},
+    {"fabrik", bench_suite_fabrik},
+    {"fabrik", bench_suite_fabrik_batch},
+    {"ccd", bench_suite_ccd},
+    {"jacobian", bench_suite_jacobian},
+    {"character", bench_suite_character},
 #ifdef REACH_BENCH_URDF
     {"urdf", bench_suite_urdf},
 #endif

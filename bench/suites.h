@@ -15,6 +15,7 @@ void bench_suite_fabrik(bench_run *run);
 void bench_suite_fabrik_batch(bench_run *run);
 void bench_suite_ccd(bench_run *run);
 void bench_suite_jacobian(bench_run *run);
+void bench_suite_character(bench_run *run);
 #ifdef REACH_BENCH_URDF
 void bench_suite_urdf(bench_run *run); /* suite_urdf.c, built with reach::formats */
 #endif

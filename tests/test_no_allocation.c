@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
+#include "test_humanoid_rigs.h"
 #include "reach/testing.h"
 
 static int counting;
@@ -189,11 +189,55 @@ static void walker_updates_allocate_nothing(void **state) {
     assert_int_equal(allocations, 0);
 }
 
+/* Aim (one bone and a chain), humanoid roles and full-body solves, cold and warm. */
+static void character_solvers_allocate_nothing(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(7);
+    humanoid_rig rig;
+    humanoid_rig_make(&rng, S_MIXAMO, &rig);
+    static unsigned char scratch[256 * 1024];
+    size_t need = reach_full_body_scratch_size(&rig.skeleton);
+    assert_true(need <= sizeof scratch);
+    reach_transform pose[PART_COUNT], world[PART_COUNT];
+    reach_pose_rest(&rig.skeleton, pose);
+    reach_forward_kinematics(&rig.skeleton, pose, world);
+    chain_rig chain;
+    chain_rig_make(&chain);
+    int bones[BONES];
+    for (int i = 0; i < BONES; i++)
+        bones[i] = i;
+    reach_transform chain_pose[BONES], chain_world[BONES];
+    reach_pose_rest(&chain.skeleton, chain_pose);
+    reach_forward_kinematics(&chain.skeleton, chain_pose, chain_world);
+    counting = 1;
+    allocations = 0;
+    reach_humanoid roles;
+    int ok = reach_humanoid_find(&rig.skeleton, rig.names, &roles, NULL) == REACH_OK &&
+             reach_humanoid_natural_joints(&rig.skeleton, &roles, rig.joints) == REACH_OK;
+    reach_full_body_targets targets = reach_full_body_no_targets();
+    int hand = roles.bones[REACH_ROLE_LEFT_HAND];
+    for (int frame = 0; ok && frame < 50; frame++) {
+        targets.parts[REACH_BODY_LEFT_HAND].use_position = 1;
+        targets.parts[REACH_BODY_LEFT_HAND].position = reach_vec3_add(
+            world[hand].translation, reach_vec3_make(0, REACH_R(-0.005) * (reach_real)frame, REACH_R(0.1)));
+        targets.use_look_at = 1;
+        targets.look_at = reach_vec3_make(0, 1, 2);
+        ok = reach_full_body_solve(&rig.skeleton, &roles, &targets, NULL, pose, scratch, need, NULL) == REACH_OK;
+        reach_aim_input in = {world[hand], reach_vec3_make(1, 2, 3), reach_vec3_make(0, 1, 0), reach_quat_identity()};
+        reach_aim_output out;
+        ok = ok && reach_aim_solve(&in, NULL, &out) == REACH_OK;
+        ok = ok && reach_aim_chain_solve(&chain.skeleton, bones, BONES, reach_vec3_make(1, 2, (reach_real)frame),
+                                         reach_vec3_make(0, 1, 0), NULL, chain_pose, chain_world, &out) == REACH_OK;
+    }
+    counting = 0;
+    assert_true(ok);
+    assert_int_equal(allocations, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(iterative_solvers_allocate_nothing),
-        cmocka_unit_test(two_bone_and_batch_allocate_nothing),
-        cmocka_unit_test(fabrik_batch_allocates_nothing),
+        cmocka_unit_test(character_solvers_allocate_nothing),  cmocka_unit_test(iterative_solvers_allocate_nothing),
+        cmocka_unit_test(two_bone_and_batch_allocate_nothing), cmocka_unit_test(fabrik_batch_allocates_nothing),
         cmocka_unit_test(walker_updates_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

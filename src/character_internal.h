@@ -1,0 +1,11 @@
+/* Helpers the character files share. Private; never installed. */
+#ifndef REACH_CHARACTER_INTERNAL_H
+#define REACH_CHARACTER_INTERNAL_H
+
+#include "reach/skeleton.h"
+
+/* The bone's transform in its root's frame under the local transforms `local` (walking up the
+ * parents: for a few bones, without a world array). */
+reach_transform reach__bone_world(const reach_skeleton *skeleton, const reach_transform *local, int bone);
+
+#endif
