@@ -42,11 +42,11 @@ test-threads: deps-build+test
 	$(call build,build/tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=thread -DREACH_BUILD_CLI=OFF)
 	ctest --test-dir build/tsan --output-on-failure --no-tests=error -R 'threads|crowd'
 
-# Valgrind memcheck over every unit test and the packed-bits programs, with the property sets cut
+# Valgrind memcheck over every unit test (the core's and the formats library's) and the packed-bits programs, with the property sets cut
 # to 1% (REACH_TEST_QUICK; a tenth for the packed-bits programs):
 # invalid reads and writes, uses of uninitialised values, and leaks. JOBS tests at a time.
 test-valgrind: test-core
-	@find build/float/tests -maxdepth 1 \( -name 'test_*' -o -name 'solve_hash_*' \) -type f -perm -u+x | sort | \
+	@find build/float/tests build/float/formats/tests -maxdepth 1 \( -name 'test_*' -o -name 'solve_hash_*' \) -type f -perm -u+x | sort | \
 	  xargs -P$(JOBS) -I{} sh -c 'echo "valgrind {}"; \
 	  REACH_TEST_QUICK=1 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    {} >/dev/null || { echo "valgrind {} FAILED"; exit 255; }'

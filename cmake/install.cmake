@@ -1,5 +1,6 @@
 # Install rules: the library, its headers, a CMake package (find_package(reach) gives
-# reach::reach, with a version file) and a pkg-config file.
+# reach::reach, and reach::formats where it is built (formats/CMakeLists.txt), with a version
+# file) and a pkg-config file.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
