@@ -5,6 +5,8 @@
  * channel orders and position channels. */
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
+
+#include "assimp_nodes.h"
 #include <unistd.h>
 
 #include "bvh_generate.h"
@@ -70,15 +72,6 @@ static matrix4 world_at(const struct aiScene *scene, const struct aiNode *node, 
     return node->mParent ? matrix_mul(world_at(scene, node->mParent, f), local) : local;
 }
 
-static const struct aiNode *find_node(const struct aiNode *node, const char *name) {
-    if (strcmp(node->mName.data, name) == 0) return node;
-    for (unsigned i = 0; i < node->mNumChildren; ++i) {
-        const struct aiNode *found = find_node(node->mChildren[i], name);
-        if (found) return found;
-    }
-    return NULL;
-}
-
 /* assimp names an End Site `EndSite_<parent>`; reach names it `<parent>_end`. */
 static const struct aiNode *node_of_bone(const struct aiScene *scene, const reach_rig *rig, int bone) {
     char name[2048];
@@ -86,7 +79,7 @@ static const struct aiNode *node_of_bone(const struct aiScene *scene, const reac
         snprintf(name, sizeof name, "EndSite_%s", rig->bone_names[rig->parents[bone]]);
     else
         snprintf(name, sizeof name, "%s", rig->bone_names[bone]);
-    return find_node(scene->mRootNode, name);
+    return assimp_find_node(scene->mRootNode, name);
 }
 
 static void compare_with_assimp(const char *path) {
