@@ -7,6 +7,7 @@
 #include <cJSON.h>
 
 #include "error.h"
+#include "reach/rig.h"
 #include "reach/skeleton.h"
 
 typedef struct cli_rig {
@@ -50,6 +51,17 @@ int cli_rig_read_urdf_file(const char *path, cli_rig *rig, cli_error *err);
 int cli_rig_read_urdf_text(const char *text, cli_rig *rig, cli_error *err);
 /* Whether a path names a URDF file (by its extension). */
 int cli_is_urdf_path(const char *path);
+/* A character from BVH, glTF or GLB (rig_character.c): its skeleton, ball joints, bone names. */
+int cli_rig_read_character_file(const char *path, cli_rig *rig, cli_error *err);
+/* Whether a path names a character file (.bvh, .gltf, .glb). */
+int cli_is_character_path(const char *path);
+/* Whether a path names a rig file of any format read (URDF or character), and its reader. */
+int cli_is_rig_file_path(const char *path);
+int cli_rig_read_file(const char *path, cli_rig *rig, cli_error *err);
+/* A path as read: relative paths from the request's folder. */
+void cli_rig_full_path(const char *path, char *full, size_t size);
+/* A rig the formats library read, copied into the CLI's arrays with its names. */
+int cli_rig_copy_read(const reach_rig *from, cli_rig *rig, cli_error *err);
 /* The folder that relative rig paths are read from: request_path's (NULL or "-": the working
  * directory). */
 void cli_rig_set_folder(const char *request_path);

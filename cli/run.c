@@ -34,7 +34,7 @@ static void print_help(FILE *out) {
             "\n"
             "  solve FILE       solve one request ({\"rig\", \"solver\", \"targets\", ...})\n"
             "  --jsonl          read one request per line and print one result per line\n"
-            "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, or a .urdf)\n"
+            "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
             "  info FILE        the rig a file describes (URDF, or JSON with a rig), as a tree\n"
             "  -                read standard input instead of a file\n"
@@ -110,7 +110,7 @@ static int load_rig(const char *path, FILE *in, cli_rig *rig, cli_error *err) {
     /* A path on the command line is the user's, from the working directory; a path inside the
      * rig file is from that file's folder. */
     cli_rig_set_folder(NULL);
-    if (cli_is_urdf_path(path)) return cli_rig_read_urdf_file(path, rig, err);
+    if (cli_is_rig_file_path(path)) return cli_rig_read_file(path, rig, err);
     cli_rig_set_folder(path);
     cJSON *json = load_json(path, in, err);
     if (!json) return 0;
@@ -170,13 +170,13 @@ static int run_info(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
         return REACH_CLI_EXIT_OK;
     }
     if (argc != 3 || argv[2][0] == '-')
-        return usage_error(out, err, "'info' needs one FILE (a URDF, or JSON with a rig)");
+        return usage_error(out, err, "'info' needs one FILE (a URDF, BVH, glTF or GLB, or JSON with a rig)");
     const char *path = argv[2];
     cli_error error = {""};
     /* The URDF's path is the user's; paths inside a JSON rig are from its folder. */
-    cli_rig_set_folder(cli_is_urdf_path(path) ? NULL : path);
-    cJSON *json = cli_is_urdf_path(path) ? NULL : load_json(path, in, &error);
-    int ok = (json || cli_is_urdf_path(path)) && cli_info(path, json, out, &error);
+    cli_rig_set_folder(cli_is_rig_file_path(path) ? NULL : path);
+    cJSON *json = cli_is_rig_file_path(path) ? NULL : load_json(path, in, &error);
+    int ok = (json || cli_is_rig_file_path(path)) && cli_info(path, json, out, &error);
     cJSON_Delete(json);
     if (ok) return REACH_CLI_EXIT_OK;
     cli_print_error(out, err, 0, error.message);
