@@ -58,6 +58,7 @@ void cli_rig_free(cli_rig *rig) {
     free(rig->rest);
     free(rig->joints);
     free(rig->name_slots);
+    free(rig->frames);
     memset(rig, 0, sizeof *rig);
 }
 

@@ -17,6 +17,8 @@ typedef struct cli_rig {
     reach_transform *rest;
     reach_joint *joints;
     char **joint_names;      /* per bone, the joint leading into it (NULL: none); rigs from files only */
+    reach_transform *frames; /* characters with motion: frame_count poses of bone_count local transforms */
+    int frame_count;         /* "frame": N poses the rig as frame N */
     reach_skeleton skeleton; /* views the arrays above */
     /* Names to bones: open addressing, slot_mask + 1 slots (a power of two, at least twice the
      * bones), each a bone index or -1, so that finding a name costs the same in any rig size. */

@@ -36,6 +36,7 @@ void cli_rig_full_path(const char *path, char *full, size_t size) {
 }
 
 int cli_rig_copy_read(const reach_rig *from, cli_rig *rig, cli_error *err) {
+    memset(rig, 0, sizeof *rig);
     if (!cli_rig_allocate(rig, from->bone_count, err)) return 0;
     rig->joint_names = calloc((size_t)from->bone_count, sizeof *rig->joint_names);
     if (!rig->joint_names) return cli_fail(err, "out of memory reading a rig file");

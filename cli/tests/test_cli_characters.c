@@ -10,8 +10,8 @@
 
 static const char *arm_bvh = "HIERARCHY\nROOT hips\n{\n OFFSET 1 2 3\n CHANNELS 6 Xposition Yposition Zposition "
                              "Zrotation Xrotation Yrotation\n JOINT arm\n {\n  OFFSET 0 10 0\n  CHANNELS 3 Zrotation "
-                             "Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 5 0\n  }\n }\n}\nMOTION\nFrames: 1\n"
-                             "Frame Time: 0.1\n0 0 0 0 0 0 0 0 0\n";
+                             "Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 5 0\n  }\n }\n}\nMOTION\nFrames: 2\n"
+                             "Frame Time: 0.1\n0 0 0 0 0 0 0 0 0\n7 8 9 90 0 0 0 90 0\n";
 
 /* A scaled armature over one joint: the joint sits at 0.01 × (0, 100, 0) = (0, 1, 0). */
 static const char *arm_gltf = "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":"
@@ -102,6 +102,36 @@ static void test_rig_option_and_info(void **state) {
     cli_run_free(&run);
 }
 
+/* "frame": N poses the rig as the motion's frame N: root Rz(90°) at (7, 8, 9), the arm Rx(90°). */
+static void test_frame(void **state) {
+    (void)state;
+    char request[1024];
+    snprintf(request, sizeof request, "{'rig':{'bvh':'%s/arm.bvh'},'frame':1}", folder);
+    cli_run run = run_cli(request, "fk", "-", NULL);
+    assert_int_equal(run.status, 0);
+    assert_vec3_near(json_vec3(run.json, "bones[0].world_position"), reach_vec3_make(7, 8, 9), 1e-12);
+    assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(-3, 8, 9), 1e-12);
+    assert_vec3_near(json_vec3(run.json, "bones[2].world_position"), reach_vec3_make(-3, 8, 14), 1e-12);
+    cli_run_free(&run);
+    /* A solve starts from the frame: a target where the frame already is is reached at once. */
+    snprintf(request, sizeof request,
+             "{'rig':{'bvh':'%s/arm.bvh'},'frame':1,'solver':{'type':'fabrik'},'targets':[{'bone':'arm_end',"
+             "'position':[-3,8,14]}]}",
+             folder);
+    run = run_cli(request, "solve", "-", NULL);
+    assert_int_equal(run.status, 0);
+    assert_true(json_number(run.json, "iterations") <= 1);
+    assert_vec3_near(json_vec3(run.json, "bones[0].world_position"), reach_vec3_make(7, 8, 9), 1e-9);
+    cli_run_free(&run);
+    snprintf(request, sizeof request, "{'rig':{'bvh':'%s/arm.bvh'},'frame':2}", folder);
+    run = run_cli(request, "fk", "-", NULL);
+    assert_cli_error(&run, 1, "frame: expected a frame number from 0 to 1");
+    cli_run_free(&run);
+    run = run_cli("{'rig':{'bones':[{'name':'a','parent':null,'position':[0,0,0]}]},'frame':0}", "fk", "-", NULL);
+    assert_cli_error(&run, 1, "frame: the rig has no motion (only BVH and glTF characters do)");
+    cli_run_free(&run);
+}
+
 static void test_refused(void **state) {
     (void)state;
     char rig[600];
@@ -122,6 +152,7 @@ int main(void) {
         cmocka_unit_test(test_bvh_rig),
         cmocka_unit_test(test_gltf_rig_relative_to_the_request),
         cmocka_unit_test(test_rig_option_and_info),
+        cmocka_unit_test(test_frame),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
