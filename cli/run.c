@@ -27,6 +27,7 @@ static void print_help(FILE *out) {
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
             "       reach info FILE\n"
+            "       reach convert IN OUT   (a .bvh, .gltf or .glb into a .bvh)\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
             "\n"
@@ -164,6 +165,15 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
     return status;
 }
 
+static int run_convert(int argc, char **argv, FILE *out, FILE *err) {
+    if (argc != 4 || argv[2][0] == '-' || argv[3][0] == '-')
+        return usage_error(out, err, "'convert' needs IN and OUT (a .bvh, .gltf or .glb into a .bvh)");
+    cli_error error = {""};
+    if (cli_convert(argv[2], argv[3], &error)) return REACH_CLI_EXIT_OK;
+    cli_print_error(out, err, 0, error.message);
+    return REACH_CLI_EXIT_FAILED;
+}
+
 static int run_info(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
     if (argc == 3 && is_help(argv[2])) {
         print_help(out);
@@ -209,6 +219,7 @@ int reach_cli_run(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
     }
     if (strcmp(command, "walk") == 0) return run_walk(argc, argv, out, err);
     if (strcmp(command, "info") == 0) return run_info(argc, argv, in, out, err);
+    if (strcmp(command, "convert") == 0) return run_convert(argc, argv, out, err);
     if (strcmp(command, "solve") != 0 && strcmp(command, "fk") != 0)
         return usage_error(out, err, "unknown command '%s' (expected solve, fk, info or walk)", command);
     cli_args args = {command, NULL, NULL, 0};

@@ -132,6 +132,38 @@ static void test_frame(void **state) {
     cli_run_free(&run);
 }
 
+/* `reach convert`: BVH and glTF into BVH; the written file poses as the original. */
+static void test_convert(void **state) {
+    (void)state;
+    char in[512], out[512], request[1024];
+    snprintf(in, sizeof in, "%s/arm.bvh", folder);
+    snprintf(out, sizeof out, "%s/converted.bvh", folder);
+    cli_run run = run_cli(NULL, "convert", in, out, NULL);
+    assert_int_equal(run.status, 0);
+    cli_run_free(&run);
+    snprintf(request, sizeof request, "{'rig':{'bvh':'%s'},'frame':1}", out);
+    run = run_cli(request, "fk", "-", NULL);
+    assert_int_equal(run.status, 0);
+    assert_string_equal(cJSON_GetStringValue(json_at(run.json, "bones[2].name")), "arm_end");
+    assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(-3, 8, 9), 1e-9);
+    assert_vec3_near(json_vec3(run.json, "bones[2].world_position"), reach_vec3_make(-3, 8, 14), 1e-9);
+    cli_run_free(&run);
+    snprintf(in, sizeof in, "%s/arm.gltf", folder);
+    run = run_cli(NULL, "convert", in, out, NULL);
+    assert_int_equal(run.status, 0);
+    cli_run_free(&run);
+    snprintf(request, sizeof request, "{'rig':{'bvh':'%s'}}", out);
+    run = run_cli(request, "fk", "-", NULL);
+    assert_int_equal(run.status, 0);
+    assert_string_equal(cJSON_GetStringValue(json_at(run.json, "bones[1].name")), "hand");
+    assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(0, 1, 0), 1e-9);
+    cli_run_free(&run);
+    run = run_cli(NULL, "convert", in, "out.glb", NULL);
+    assert_cli_error(&run, 1, "convert: 'out.glb': only .bvh is written yet");
+    cli_run_free(&run);
+    remove(out);
+}
+
 static void test_refused(void **state) {
     (void)state;
     char rig[600];
@@ -153,6 +185,7 @@ int main(void) {
         cmocka_unit_test(test_gltf_rig_relative_to_the_request),
         cmocka_unit_test(test_rig_option_and_info),
         cmocka_unit_test(test_frame),
+        cmocka_unit_test(test_convert),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
