@@ -5,7 +5,7 @@
 #include "request.h"
 #include "result.h"
 
-static const char *const fk_fields[] = {"rig", "joints", NULL};
+static const char *const fk_fields[] = {"rig", "joints", "frame", NULL};
 
 cJSON *cli_fk_request(const cJSON *json, cli_error *err) {
     cli_rig rig;

@@ -55,7 +55,7 @@ int cli_info(const char *path, const cJSON *json, FILE *out, cli_error *err) {
     cli_rig rig;
     int ok;
     if (!json) {
-        ok = cli_rig_read_urdf_file(path, &rig, err);
+        ok = cli_rig_read_file(path, &rig, err);
     } else {
         const cJSON *rig_json = cJSON_IsObject(json) && jr_get(json, "rig") ? jr_get(json, "rig") : json;
         ok = cli_rig_read(rig_json, &rig, err);

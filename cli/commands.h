@@ -24,4 +24,8 @@ int cli_solve_lines(FILE *lines, const cli_rig *shared_rig, FILE *out, FILE *dia
  * NULL for a URDF read from path. */
 int cli_info(const char *path, const cJSON *json, FILE *out, cli_error *err);
 
+/* `reach convert IN OUT` (command_convert.c): a character file rewritten as OUT's extension
+ * names (.bvh). */
+int cli_convert(const char *in, const char *out, cli_error *err);
+
 #endif

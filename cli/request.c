@@ -123,7 +123,7 @@ static int read_targets(const cJSON *json, cli_request *request, cli_error *err)
     return 1;
 }
 
-static const char *const request_fields[] = {"rig", "solver", "chain_root", "targets", "joints", NULL};
+static const char *const request_fields[] = {"rig", "solver", "chain_root", "targets", "joints", "frame", NULL};
 
 int cli_request_read(const cJSON *json, const cli_rig *rig, cli_request *request, cli_error *err) {
     memset(request, 0, sizeof *request);
@@ -253,8 +253,21 @@ static int read_joint_names(const cJSON *joints, const cli_rig *rig, const reach
     return check_joint_values(rig, values, 1, err);
 }
 
-int cli_pose_read(const cJSON *json, const cli_rig *rig, reach_transform *pose, cli_error *err) {
+/* "frame": N, the pose of a character's motion (0-based); absent: the rest. */
+static int read_frame(const cJSON *json, const cli_rig *rig, reach_transform *pose, cli_error *err) {
     reach_pose_rest(&rig->skeleton, pose);
+    const cJSON *frame = jr_get(json, "frame");
+    if (!frame) return 1;
+    if (rig->frame_count == 0) return cli_fail(err, "frame: the rig has no motion (only BVH and glTF characters do)");
+    double n = cJSON_IsNumber(frame) ? frame->valuedouble : -1;
+    if (!(n >= 0 && n < rig->frame_count) || n != (double)(int)n)
+        return cli_fail(err, "frame: expected a frame number from 0 to %d", rig->frame_count - 1);
+    memcpy(pose, rig->frames + (size_t)n * (size_t)rig->bone_count, (size_t)rig->bone_count * sizeof *pose);
+    return 1;
+}
+
+int cli_pose_read(const cJSON *json, const cli_rig *rig, reach_transform *pose, cli_error *err) {
+    if (!read_frame(json, rig, pose, err)) return 0;
     const cJSON *joints = jr_get(json, "joints");
     if (!joints) return 1;
     if (!cJSON_IsArray(joints) && !cJSON_IsObject(joints))

@@ -6,20 +6,23 @@
 
 #include "json_read.h"
 
-/* A rig from a file: {"urdf": PATH}, {"urdf_text": TEXT} or {"file": PATH} (by extension). */
+/* A rig from a file: {"urdf": PATH}, {"urdf_text": TEXT}, {"bvh": PATH}, {"gltf": PATH} or
+ * {"file": PATH} (by extension). */
 static int read_rig_file(const cJSON *json, const char *key, cli_rig *rig, cli_error *err) {
     const char *text = NULL;
     if (!jr_get_string(json, "rig", key, 1, &text, err)) return 0;
     if (strcmp(key, "urdf_text") == 0) return cli_rig_read_urdf_text(text, rig, err);
-    if (strcmp(key, "file") == 0 && !cli_is_urdf_path(text))
-        return cli_fail(err, "rig.file: '%s': unknown format (known: .urdf)", text);
-    return cli_rig_read_urdf_file(text, rig, err);
+    if (strcmp(key, "fbx") == 0) return cli_fail(err, "rig.fbx: FBX files are not read yet");
+    if (strcmp(key, "bvh") == 0 || strcmp(key, "gltf") == 0) return cli_rig_read_character_file(text, rig, err);
+    if (strcmp(key, "file") == 0 && !cli_is_rig_file_path(text))
+        return cli_fail(err, "rig.file: '%s': unknown format (known: .urdf, .bvh, .gltf, .glb)", text);
+    return cli_rig_read_file(text, rig, err);
 }
 
 int cli_rig_read(const cJSON *json, cli_rig *rig, cli_error *err) {
     memset(rig, 0, sizeof *rig);
     if (!jr_object(json, "rig", err)) return 0;
-    static const char *const fields[] = {"bones", "dh", "urdf", "urdf_text", "file", NULL};
+    static const char *const fields[] = {"bones", "dh", "urdf", "urdf_text", "bvh", "gltf", "fbx", "file", NULL};
     const char *given = NULL;
     for (const char *const *field = fields; *field; field++) {
         if (!jr_get(json, *field)) continue;
@@ -28,7 +31,7 @@ int cli_rig_read(const cJSON *json, cli_rig *rig, cli_error *err) {
     }
     if (!given)
         return cli_fail(err, "rig: expected a \"bones\" array, a \"dh\" table, or a file (\"urdf\", \"urdf_text\", "
-                             "\"file\")");
+                             "\"bvh\", \"gltf\", \"file\")");
     if (!jr_check_fields(json, "rig", fields, err)) return 0;
     int ok = strcmp(given, "bones") == 0 ? cli_rig_read_bones(jr_get(json, given), rig, err)
              : strcmp(given, "dh") == 0  ? cli_rig_read_dh(jr_get(json, given), rig, err)
@@ -55,6 +58,7 @@ void cli_rig_free(cli_rig *rig) {
     free(rig->rest);
     free(rig->joints);
     free(rig->name_slots);
+    free(rig->frames);
     memset(rig, 0, sizeof *rig);
 }
 

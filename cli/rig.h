@@ -7,6 +7,7 @@
 #include <cJSON.h>
 
 #include "error.h"
+#include "reach/rig.h"
 #include "reach/skeleton.h"
 
 typedef struct cli_rig {
@@ -16,6 +17,8 @@ typedef struct cli_rig {
     reach_transform *rest;
     reach_joint *joints;
     char **joint_names;      /* per bone, the joint leading into it (NULL: none); rigs from files only */
+    reach_transform *frames; /* characters with motion: frame_count poses of bone_count local transforms */
+    int frame_count;         /* "frame": N poses the rig as frame N */
     reach_skeleton skeleton; /* views the arrays above */
     /* Names to bones: open addressing, slot_mask + 1 slots (a power of two, at least twice the
      * bones), each a bone index or -1, so that finding a name costs the same in any rig size. */
@@ -50,6 +53,17 @@ int cli_rig_read_urdf_file(const char *path, cli_rig *rig, cli_error *err);
 int cli_rig_read_urdf_text(const char *text, cli_rig *rig, cli_error *err);
 /* Whether a path names a URDF file (by its extension). */
 int cli_is_urdf_path(const char *path);
+/* A character from BVH, glTF or GLB (rig_character.c): its skeleton, ball joints, bone names. */
+int cli_rig_read_character_file(const char *path, cli_rig *rig, cli_error *err);
+/* Whether a path names a character file (.bvh, .gltf, .glb). */
+int cli_is_character_path(const char *path);
+/* Whether a path names a rig file of any format read (URDF or character), and its reader. */
+int cli_is_rig_file_path(const char *path);
+int cli_rig_read_file(const char *path, cli_rig *rig, cli_error *err);
+/* A path as read: relative paths from the request's folder. */
+void cli_rig_full_path(const char *path, char *full, size_t size);
+/* A rig the formats library read, copied into the CLI's arrays with its names. */
+int cli_rig_copy_read(const reach_rig *from, cli_rig *rig, cli_error *err);
 /* The folder that relative rig paths are read from: request_path's (NULL or "-": the working
  * directory). */
 void cli_rig_set_folder(const char *request_path);

@@ -27,6 +27,7 @@ static void print_help(FILE *out) {
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
             "       reach info FILE\n"
+            "       reach convert IN OUT   (a .bvh, .gltf or .glb into a .bvh)\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
             "\n"
@@ -34,7 +35,7 @@ static void print_help(FILE *out) {
             "\n"
             "  solve FILE       solve one request ({\"rig\", \"solver\", \"targets\", ...})\n"
             "  --jsonl          read one request per line and print one result per line\n"
-            "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, or a .urdf)\n"
+            "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
             "  info FILE        the rig a file describes (URDF, or JSON with a rig), as a tree\n"
             "  -                read standard input instead of a file\n"
@@ -110,7 +111,7 @@ static int load_rig(const char *path, FILE *in, cli_rig *rig, cli_error *err) {
     /* A path on the command line is the user's, from the working directory; a path inside the
      * rig file is from that file's folder. */
     cli_rig_set_folder(NULL);
-    if (cli_is_urdf_path(path)) return cli_rig_read_urdf_file(path, rig, err);
+    if (cli_is_rig_file_path(path)) return cli_rig_read_file(path, rig, err);
     cli_rig_set_folder(path);
     cJSON *json = load_json(path, in, err);
     if (!json) return 0;
@@ -164,19 +165,28 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
     return status;
 }
 
+static int run_convert(int argc, char **argv, FILE *out, FILE *err) {
+    if (argc != 4 || argv[2][0] == '-' || argv[3][0] == '-')
+        return usage_error(out, err, "'convert' needs IN and OUT (a .bvh, .gltf or .glb into a .bvh)");
+    cli_error error = {""};
+    if (cli_convert(argv[2], argv[3], &error)) return REACH_CLI_EXIT_OK;
+    cli_print_error(out, err, 0, error.message);
+    return REACH_CLI_EXIT_FAILED;
+}
+
 static int run_info(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
     if (argc == 3 && is_help(argv[2])) {
         print_help(out);
         return REACH_CLI_EXIT_OK;
     }
     if (argc != 3 || argv[2][0] == '-')
-        return usage_error(out, err, "'info' needs one FILE (a URDF, or JSON with a rig)");
+        return usage_error(out, err, "'info' needs one FILE (a URDF, BVH, glTF or GLB, or JSON with a rig)");
     const char *path = argv[2];
     cli_error error = {""};
     /* The URDF's path is the user's; paths inside a JSON rig are from its folder. */
-    cli_rig_set_folder(cli_is_urdf_path(path) ? NULL : path);
-    cJSON *json = cli_is_urdf_path(path) ? NULL : load_json(path, in, &error);
-    int ok = (json || cli_is_urdf_path(path)) && cli_info(path, json, out, &error);
+    cli_rig_set_folder(cli_is_rig_file_path(path) ? NULL : path);
+    cJSON *json = cli_is_rig_file_path(path) ? NULL : load_json(path, in, &error);
+    int ok = (json || cli_is_rig_file_path(path)) && cli_info(path, json, out, &error);
     cJSON_Delete(json);
     if (ok) return REACH_CLI_EXIT_OK;
     cli_print_error(out, err, 0, error.message);
@@ -209,6 +219,7 @@ int reach_cli_run(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
     }
     if (strcmp(command, "walk") == 0) return run_walk(argc, argv, out, err);
     if (strcmp(command, "info") == 0) return run_info(argc, argv, in, out, err);
+    if (strcmp(command, "convert") == 0) return run_convert(argc, argv, out, err);
     if (strcmp(command, "solve") != 0 && strcmp(command, "fk") != 0)
         return usage_error(out, err, "unknown command '%s' (expected solve, fk, info or walk)", command);
     cli_args args = {command, NULL, NULL, 0};

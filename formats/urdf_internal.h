@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "file_text.h"
 #include "reach/urdf.h"
 
 typedef enum urdf_joint_type { URDF_REVOLUTE, URDF_CONTINUOUS, URDF_PRISMATIC, URDF_FIXED } urdf_joint_type;
@@ -35,12 +36,9 @@ typedef struct urdf_document {
     int joint_count, joint_capacity;
 } urdf_document;
 
-/* A message into error (error_size bytes, always terminated), printf style. */
-void urdf_error(char *error, size_t error_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+/* A message into error (error_size bytes, always terminated), printf style: the formats
+ * library's one. */
+#define urdf_error formats_error
 
 /* Parses the XML into doc. REACH_OK or an error with its message written. */
 reach_status urdf_parse(const char *text, size_t length, urdf_document *doc, char *error, size_t error_size);

@@ -29,14 +29,6 @@ typedef struct parse_state {
     size_t error_size;
 } parse_state;
 
-void urdf_error(char *error, size_t error_size, const char *format, ...) {
-    if (!error || error_size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-}
-
 static int current_line(const parse_state *s) { return (int)XML_GetCurrentLineNumber(s->parser); }
 
 /* Stops the parse with a message; the first failure is the one reported. */

@@ -1,0 +1,25 @@
+/* Whole files read into memory for the text readers, and messages prefixed with the file. */
+#ifndef REACH_FORMATS_FILE_TEXT_H
+#define REACH_FORMATS_FILE_TEXT_H
+
+#include <stddef.h>
+
+#include "reach/status.h"
+
+/* A file larger than this is no rig or clip a reader takes (the largest real ones are tens of MB). */
+#define FORMATS_MAX_FILE_BYTES ((long)256 << 20)
+
+/* printf into error (error_size bytes, always terminated; NULL for none). */
+void formats_error(char *error, size_t error_size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The file's bytes, NUL-terminated, in *text (the caller frees it) and their count in *length. */
+reach_status formats_read_text(const char *path, char **text, size_t *length, char *error, size_t error_size);
+
+/* Puts "path: " before the message, so a user knows which file the line is in. */
+void formats_prefix_path(const char *path, char *error, size_t error_size);
+
+#endif

@@ -1,0 +1,38 @@
+/* The glTF reader's pieces: the document (JSON and its buffers) and accessors read from it. */
+#ifndef REACH_FORMATS_GLTF_INTERNAL_H
+#define REACH_FORMATS_GLTF_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "reach/status.h"
+
+typedef struct gltf_buffer {
+    unsigned char *bytes; /* owned, or NULL for the GLB chunk */
+    const unsigned char *data;
+    size_t length;
+} gltf_buffer;
+
+typedef struct gltf_document {
+    cJSON *json;
+    gltf_buffer *buffers;
+    int buffer_count;
+    char *error;
+    size_t error_size;
+} gltf_document;
+
+/* The JSON parsed (from a GLB's chunks or a .gltf's text) and every buffer loaded and checked. */
+reach_status gltf_open(const unsigned char *data, size_t length, const char *folder, gltf_document *doc);
+void gltf_close(gltf_document *doc);
+
+/* A member of object as an integer in [low, high], or fallback when absent (-1 and an error when
+ * present but not such an integer). */
+long long gltf_integer(gltf_document *doc, const cJSON *object, const char *name, long long low, long long high,
+                       long long fallback, const char *where);
+
+/* The floats of accessor `index`: `components` per element (1 SCALAR, 3 VEC3, 4 VEC4, 16 MAT4),
+ * float components only, every offset and length checked against its buffer, every value
+ * finite. *values (doubles, count × components) is the caller's to free. */
+reach_status gltf_read_accessor(gltf_document *doc, int index, int components, double **values, int *count);
+
+#endif

@@ -1,0 +1,185 @@
+/* Hostile glTF and GLB files: each is refused with a message naming what is wrong and leaves
+ * the character empty; none reads outside the file's folder. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reach/gltf.h"
+#include "test_support.h"
+
+#define ASSET "\"asset\":{\"version\":\"2.0\"}"
+
+static void gltf_fails(const unsigned char *data, size_t length, const char *folder, reach_status status, ...) {
+    char error[512];
+    reach_gltf_character c;
+    memset(&c, 0xab, sizeof c);
+    reach_status st = reach_gltf_read(data, length, folder, -1, 0, &c, error, sizeof error);
+    if (st != status) fail_msg("status %d (%s), expected %d; message: %s", st, reach_status_string(st), status, error);
+    assert_int_equal(c.rig.bone_count, 0);
+    assert_null(c.rig.bone_names);
+    assert_null(c.clips);
+    assert_int_equal(c.clip_count, 0);
+    va_list fragments;
+    va_start(fragments, status);
+    for (const char *f = va_arg(fragments, const char *); f; f = va_arg(fragments, const char *))
+        if (!strstr(error, f)) fail_msg("message \"%s\" does not say \"%s\"", error, f);
+    va_end(fragments);
+}
+#define GLTF_FAILS(text, status, ...)                                                                                  \
+    gltf_fails((const unsigned char *)(text), strlen(text), "/tmp", status, __VA_ARGS__, (const char *)NULL)
+
+static void test_empty(void **state) {
+    (void)state;
+    gltf_fails((const unsigned char *)"", 0, NULL, REACH_ERROR_INVALID_ARGUMENT, "empty", (const char *)NULL);
+}
+
+static void test_json_that_is_not_gltf(void **state) {
+    (void)state;
+    GLTF_FAILS("{\"nodes\":[{}]}", REACH_ERROR_INVALID_ARGUMENT, "not glTF 2.0");
+    GLTF_FAILS("{\"asset\":{\"version\":\"1.0\"},\"nodes\":[{}]}", REACH_ERROR_INVALID_ARGUMENT, "not glTF 2.0");
+    GLTF_FAILS("[1, 2, 3]", REACH_ERROR_INVALID_ARGUMENT, "not glTF 2.0");
+    GLTF_FAILS("{\"asset\": {", REACH_ERROR_INVALID_ARGUMENT, "not JSON");
+    GLTF_FAILS("{" ASSET "}", REACH_ERROR_INVALID_ARGUMENT, "no nodes");
+}
+
+static void test_node_cycles(void **state) {
+    (void)state;
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"children\":[1]},{\"children\":[2]},{\"children\":[0]}]}",
+               REACH_ERROR_INVALID_ARGUMENT, "a node cycle");
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"children\":[0]}]}", REACH_ERROR_INVALID_ARGUMENT, "nodes[0] is its own child");
+}
+
+static void test_child_with_two_parents(void **state) {
+    (void)state;
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"children\":[2]},{\"children\":[2]},{}]}", REACH_ERROR_INVALID_ARGUMENT,
+               "nodes[2] is a child of two parents (nodes 0 and 1)");
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"children\":[5]}]}", REACH_ERROR_INVALID_ARGUMENT, "nodes[0]",
+               "a child that is no node");
+}
+
+#define ANIMATED(accessor_count, view_length, buffer)                                                                  \
+    "{" ASSET ",\"nodes\":[{\"name\":\"a\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"    \
+    "\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}],\"accessors\":[{\"bufferView\":0,"        \
+    "\"componentType\":5126,\"count\":" accessor_count ",\"type\":\"SCALAR\"},{\"bufferView\":0,\"componentType\":"    \
+    "5126,\"count\":1,\"type\":\"VEC3\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":" view_length "}],"            \
+    "\"buffers\":[" buffer "]}"
+/* 16 zero bytes in base64. */
+#define ZEROS16 "{\"byteLength\":16,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAA==\"}"
+
+static void test_accessor_past_its_buffer(void **state) {
+    (void)state;
+    /* The accessible case first, so the failures below are the sizes' doing. */
+    const char *fine = ANIMATED("1", "16", ZEROS16);
+    char error[256];
+    reach_gltf_character c;
+    reach_status st = reach_gltf_read((const unsigned char *)fine, strlen(fine), NULL, -1, 0, &c, error, sizeof error);
+    if (st != REACH_OK) fail_msg("%s", error);
+    assert_int_equal(c.clip_count, 1);
+    reach_gltf_free(&c);
+    GLTF_FAILS(ANIMATED("5", "16", ZEROS16), REACH_ERROR_INVALID_ARGUMENT, "accessors[0]", "runs past its bufferView");
+    GLTF_FAILS(ANIMATED("1", "17", ZEROS16), REACH_ERROR_INVALID_ARGUMENT, "runs past its buffer");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":32,\"uri\":\"data:application/octet-stream;base64,AAAA\"}"),
+               REACH_ERROR_INVALID_ARGUMENT, "byteLength 32, but only 3 bytes");
+    GLTF_FAILS(ANIMATED("100000000000", "16", ZEROS16), REACH_ERROR_INVALID_ARGUMENT, "\"count\" is not an integer");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"data:application/octet-stream;base64,!!!!\"}"),
+               REACH_ERROR_INVALID_ARGUMENT, "not valid base64");
+}
+
+static void test_uri_outside_the_folder(void **state) {
+    (void)state;
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"../secret.bin\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "buffers[0]", "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"data/../../secret.bin\"}"),
+               REACH_ERROR_INVALID_ARGUMENT, "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"/etc/passwd\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"file:///etc/passwd\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"C:\\\\secret.bin\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "refused");
+}
+
+static size_t glb(unsigned char *out, const char *json, uint32_t declared_total, uint32_t declared_json) {
+    size_t n = strlen(json);
+    uint32_t header[5] = {0x46546C67u, 2, declared_total, declared_json, 0x4E4F534Au};
+    memcpy(out, header, sizeof header);
+    memcpy(out + 20, json, n);
+    return 20 + n;
+}
+
+static void test_truncated_glb(void **state) {
+    (void)state;
+    const char *json = "{" ASSET ",\"nodes\":[{\"name\":\"a\"}]}";
+    unsigned char data[512];
+    size_t n = glb(data, json, (uint32_t)(20 + strlen(json)), (uint32_t)strlen(json));
+    char error[256];
+    reach_gltf_character c;
+    assert_int_equal(reach_gltf_read(data, n, NULL, -1, 0, &c, error, sizeof error), REACH_OK);
+    assert_int_equal(c.rig.bone_count, 1);
+    reach_gltf_free(&c);
+    for (size_t cut = 4; cut < n; ++cut) {
+        reach_status st = reach_gltf_read(data, cut, NULL, -1, 0, &c, error, sizeof error);
+        if (st == REACH_OK) fail_msg("a GLB cut at byte %zu was read", cut);
+        assert_null(c.rig.bone_names);
+    }
+    gltf_fails(data, 12, NULL, REACH_ERROR_INVALID_ARGUMENT, "shorter than its header", (const char *)NULL);
+}
+
+static void test_glb_chunk_lengths_past_the_end(void **state) {
+    (void)state;
+    const char *json = "{" ASSET ",\"nodes\":[{\"name\":\"a\"}]}";
+    unsigned char data[512];
+    size_t n = glb(data, json, (uint32_t)(20 + strlen(json)), 0xfffffff0u);
+    gltf_fails(data, n, NULL, REACH_ERROR_INVALID_ARGUMENT, "JSON chunk runs past the end", (const char *)NULL);
+    n = glb(data, json, 0xfffffff0u, (uint32_t)strlen(json));
+    gltf_fails(data, n, NULL, REACH_ERROR_INVALID_ARGUMENT, "length is past the end", (const char *)NULL);
+    /* A binary chunk that claims more than is there. */
+    n = glb(data, json, 0, (uint32_t)strlen(json));
+    while (n % 4)
+        data[n++] = ' ';
+    uint32_t chunk[2] = {4096, 0x004E4942u};
+    memcpy(data + n, chunk, sizeof chunk);
+    n += sizeof chunk;
+    memset(data + n, 0, 8);
+    n += 8;
+    uint32_t total = (uint32_t)n;
+    memcpy(data + 8, &total, 4);
+    gltf_fails(data, n, NULL, REACH_ERROR_INVALID_ARGUMENT, "binary chunk runs past the end", (const char *)NULL);
+}
+
+static void test_bad_numbers_and_scales(void **state) {
+    (void)state;
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"translation\":[1,2]}]}", REACH_ERROR_INVALID_ARGUMENT, "nodes[0]",
+               "\"translation\" is not an array of 3 numbers");
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"rotation\":[0,0,0,0]}]}", REACH_ERROR_INVALID_ARGUMENT, "zero length");
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"children\":[1],\"scale\":[1,2,1]},{\"translation\":[0,1,0]}]}",
+               REACH_ERROR_INVALID_ARGUMENT, "nodes[0]", "cannot be folded");
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"children\":[1],\"scale\":[-1,-1,-1]},{}]}", REACH_ERROR_INVALID_ARGUMENT,
+               "cannot be folded");
+    GLTF_FAILS("{" ASSET ",\"nodes\":[{\"matrix\":[1,0,0,0,1,1,0,0,0,0,1,0,0,0,0,1]}]}", REACH_ERROR_INVALID_ARGUMENT,
+               "shear");
+    /* A non-uniform scale on a leaf moves nothing: read, and dropped. */
+    const char *leaf = "{" ASSET ",\"nodes\":[{\"children\":[1]},{\"scale\":[1,2,3]}]}";
+    reach_gltf_character c;
+    char error[256];
+    assert_int_equal(reach_gltf_read((const unsigned char *)leaf, strlen(leaf), NULL, -1, 0, &c, error, sizeof error),
+                     REACH_OK);
+    reach_gltf_free(&c);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_json_that_is_not_gltf),
+        cmocka_unit_test(test_node_cycles),
+        cmocka_unit_test(test_child_with_two_parents),
+        cmocka_unit_test(test_accessor_past_its_buffer),
+        cmocka_unit_test(test_uri_outside_the_folder),
+        cmocka_unit_test(test_truncated_glb),
+        cmocka_unit_test(test_glb_chunk_lengths_past_the_end),
+        cmocka_unit_test(test_bad_numbers_and_scales),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

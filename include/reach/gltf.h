@@ -1,0 +1,61 @@
+/** @file
+ * reach::formats — characters and their animations from glTF 2.0 (.gltf and .glb).
+ *
+ * The rig holds the joints of one skin and every node above them up to the scene's root, so
+ * world transforms match the file's; a file without skins gives every node of the scene. Bones
+ * are depth first from the scene's roots, named as the nodes are (`node_<index>` where unnamed),
+ * each a ball joint with its node's translation and rotation (or matrix) as rest.
+ *
+ * Scale: reach's skeletons have no scale. A node's uniform scale (an armature's 0.01 is common)
+ * is folded into the translations below it, so every joint's world position is the file's; the
+ * bones' world rotations are the file's too. A non-uniform, zero or negative scale on a node
+ * with bones below it cannot be folded and is refused; on a leaf it moves nothing and is
+ * dropped. Inverse bind matrices are kept as the file gives them.
+ *
+ * Animations become clips of the rig's bones, sampled at a chosen rate from 0 to the last key:
+ * translation, rotation and scale channels, LINEAR (rotations slerped) and STEP; CUBICSPLINE
+ * and morph weights are refused and skipped respectively. Channels on nodes outside the rig are
+ * skipped.
+ *
+ * The file is hostile input: it is parsed with cJSON (so the reader builds for the web too);
+ * every count, offset, stride and length is checked against the data before use; buffer URIs are
+ * `data:` base64 or a relative path inside the file's folder (absolute paths, `..` and schemes
+ * are refused). */
+#ifndef REACH_GLTF_H
+#define REACH_GLTF_H
+
+#include <stddef.h>
+
+#include "clip.h"
+#include "rig.h"
+
+REACH_EXTERN_C_BEGIN
+
+/** A character read from glTF. */
+typedef struct reach_gltf_character {
+    reach_rig rig;
+    int *node_of_bone;        /**< per bone: its node's index in the file */
+    reach_real *inverse_bind; /**< per bone, 16 numbers column-major; identity for bones not in the skin */
+    int clip_count;
+    reach_clip *clips; /**< one per animation, the rig's bones */
+    char **clip_names; /**< per clip, never NULL (`animation_<index>` where unnamed) */
+    int scale_folded;  /**< nonzero when some node's scale was folded into translations */
+} reach_gltf_character;
+
+/** Reads a .gltf (JSON) or .glb (binary) of `length` bytes. folder is where relative buffer URIs
+ * are looked up (NULL: only `data:` URIs and the GLB's own chunk). skin picks the skin (-1: skin 0
+ * when there is one, else every node of the scene); sample_rate is the clips' frame rate (0:
+ * 30). On error *character is zeroed and the message names what is wrong. */
+reach_status reach_gltf_read(const unsigned char *data, size_t length, const char *folder, int skin,
+                             reach_real sample_rate, reach_gltf_character *character, char *error, size_t error_size);
+
+/** reach_gltf_read on a file, its buffers looked up in the file's folder. */
+reach_status reach_gltf_read_file(const char *path, int skin, reach_real sample_rate, reach_gltf_character *character,
+                                  char *error, size_t error_size);
+
+/** Releases everything and zeroes the character. NULL is fine. */
+void reach_gltf_free(reach_gltf_character *character);
+
+REACH_EXTERN_C_END
+
+#endif
