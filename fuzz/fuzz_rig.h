@@ -254,7 +254,7 @@ static inline void fuzz_rig_make(fuzz_rig *r, fuzz_input *in) {
     memset(r, 0, sizeof *r);
     r->raw = fuzz_byte(in);
     /* Raw parts only one time in four each, or almost nothing would pass validation; a straight
-     * rest solved from itself one time in eight (bits the seeds of before leave clear). */
+     * rest solved from itself one time in eight (bits the earlier corpus inputs leave clear). */
     uint8_t mode = fuzz_byte(in);
     if (mode & 3) r->raw = 0;
     r->straight_rest = (mode & 0x1c) == 0x1c;
