@@ -309,6 +309,15 @@ static void channel_sample(const channel *c, double time, double *out) {
         return;
     }
     int lo = hi - 1;
+    /* Key times are float32: a sample within a key's rounding (2^-23 of its time) is that key, so
+     * a clip sampled at the rate it was keyed at gets its keys back exactly. */
+    int near = time - c->times[lo] <= c->times[lo] * 0x1p-23   ? lo
+               : c->times[hi] - time <= c->times[hi] * 0x1p-23 ? hi
+                                                               : -1;
+    if (near >= 0) {
+        memcpy(out, c->values + (size_t)near * (size_t)width, (size_t)width * sizeof *out);
+        return;
+    }
     double t = (time - c->times[lo]) / (c->times[hi] - c->times[lo]);
     const double *a = c->values + (size_t)lo * (size_t)width, *b = c->values + (size_t)hi * (size_t)width;
     if (c->path != 1) {
@@ -377,7 +386,8 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
         if (st == REACH_OK && channels[k].bone >= 0 && channels[k].times[channels[k].count - 1] > duration)
             duration = channels[k].times[channels[k].count - 1];
     }
-    double frames = floor(duration * (double)rate + 1e-6) + 1;
+    /* Key times are float32: a last key a rounding short of a frame's time still gives that frame. */
+    double frames = floor(duration * (double)rate * (1 + 1e-6) + 1e-6) + 1;
     if (st == REACH_OK && (frames > MAX_SAMPLED_FRAMES || frames * tree->bone_count > (double)MAX_SAMPLED_TRANSFORMS))
         st = fail(doc, "animation %d lasts too long to sample at this rate", index);
     if (st == REACH_OK) {
