@@ -1,6 +1,7 @@
 /* reach_gltf_write: a rig and its clips as a glTF 2.0 document (cJSON) and one buffer of
  * little-endian floats. Node i is bone i; one skin holds every bone; each clip is an animation
- * with a translation and a rotation sampler per bone over one shared input of key times. How the
+ * with a rotation sampler per bone (and a translation sampler per bone whose translation moves)
+ * over one shared input of key times. How the
  * buffer is stored (embedded, beside, GLB) is gltf_write_layout.c's job. */
 #include <math.h>
 #include <stdint.h>
@@ -12,7 +13,8 @@
 #include "gltf_write_internal.h"
 #include "reach/gltf.h"
 
-#define GLTF_FLOAT 5126
+#define GLTF_FLOAT          5126
+#define GLTF_UNSIGNED_SHORT 5123
 
 typedef struct writer {
     cJSON *root, *accessors, *views;
@@ -55,9 +57,9 @@ static void append_float(writer *w, double value) {
     gltf_bytes_append(&w->buffer, le, sizeof le);
 }
 
-/* A bufferView over the floats appended since `start`, and an accessor of `count` elements of
- * `type` on it; its index. */
-static int add_accessor(writer *w, size_t start, int count, const char *type) {
+/* A bufferView over the bytes appended since `start`, and an accessor of `count` elements of
+ * `type` (components of componentType, 5126 float) on it; its index. */
+static int add_accessor_of(writer *w, size_t start, int count, const char *type, int component_type) {
     int view = cJSON_GetArraySize(w->views);
     cJSON *v = cJSON_CreateObject();
     cJSON_AddItemToArray(w->views, v);
@@ -68,10 +70,14 @@ static int add_accessor(writer *w, size_t start, int count, const char *type) {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddItemToArray(w->accessors, a);
     cJSON_AddNumberToObject(a, "bufferView", view);
-    cJSON_AddNumberToObject(a, "componentType", GLTF_FLOAT);
+    cJSON_AddNumberToObject(a, "componentType", component_type);
     cJSON_AddNumberToObject(a, "count", count);
     cJSON_AddStringToObject(a, "type", type);
     return index;
+}
+
+static int add_accessor(writer *w, size_t start, int count, const char *type) {
+    return add_accessor_of(w, start, count, type, GLTF_FLOAT);
 }
 
 typedef struct quat_d {
@@ -153,25 +159,31 @@ static void add_nodes(writer *w, const reach_rig *rig) {
     cJSON_AddItemToArray(cJSON_AddArrayToObject(w->root, "scenes"), scene);
 }
 
-/* One skin over every bone; its inverse bind matrices undo each bone's world rest transform. */
-static reach_status add_skin(writer *w, const reach_rig *rig) {
+/* Each bone's world rest transform (column-major 4×4, bone after bone). */
+static double *world_rest(const reach_rig *rig) {
     double *world = malloc((size_t)rig->bone_count * 16 * sizeof *world);
-    if (!world) return REACH_ERROR_INVALID_ARGUMENT;
-    size_t start = w->buffer.length;
-    cJSON *joints = cJSON_CreateArray();
-    for (int b = 0; b < rig->bone_count; ++b) {
-        double local[16], inverse[16];
+    for (int b = 0; b < rig->bone_count && world; ++b) {
+        double local[16];
         matrix_of(rig->rest[b], local);
         if (rig->parents[b] < 0)
             memcpy(world + 16 * b, local, sizeof local);
         else
             multiply(world + 16 * rig->parents[b], local, world + 16 * b);
+    }
+    return world;
+}
+
+/* One skin over every bone; its inverse bind matrices undo each bone's world rest transform. */
+static void add_skin(writer *w, const reach_rig *rig, const double *world) {
+    size_t start = w->buffer.length;
+    cJSON *joints = cJSON_CreateArray();
+    for (int b = 0; b < rig->bone_count; ++b) {
+        double inverse[16];
         invert_rigid(world + 16 * b, inverse);
         for (int k = 0; k < 16; ++k)
             append_float(w, inverse[k]);
         cJSON_AddItemToArray(joints, cJSON_CreateNumber(b));
     }
-    free(world);
     cJSON *skin = cJSON_CreateObject();
     cJSON_AddItemToObject(skin, "joints", joints);
     cJSON_AddNumberToObject(skin, "inverseBindMatrices", add_accessor(w, start, rig->bone_count, "MAT4"));
@@ -180,7 +192,75 @@ static reach_status add_skin(writer *w, const reach_rig *rig) {
         if (rig->parents[b] < 0) root = root < 0 ? b : -2;
     if (root >= 0) cJSON_AddNumberToObject(skin, "skeleton", root);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(w->root, "skins"), skin);
-    return REACH_OK;
+}
+
+static void append_u16(writer *w, unsigned value) {
+    unsigned char le[2] = {(unsigned char)(value & 0xFFu), (unsigned char)((value >> 8) & 0xFFu)};
+    gltf_bytes_append(&w->buffer, le, sizeof le);
+}
+
+/* A mesh the skin deforms: a small triangle at each bone, along its x and z axes, bound to it
+ * alone. A skin is only drawn (three.js), counted as bones (assimp) or imported with its mesh
+ * (Blender) when a mesh uses it; the triangles show each bone's place and turn as it plays. The
+ * mesh's node is a scene root outside the skin, so readers of the rig do not see it. */
+static void add_marker_mesh(writer *w, const reach_rig *rig, const double *world) {
+    double low[3], high[3];
+    for (int b = 0; b < rig->bone_count; ++b)
+        for (int k = 0; k < 3; ++k) {
+            double x = world[16 * b + 12 + k];
+            low[k] = b == 0 || x < low[k] ? x : low[k];
+            high[k] = b == 0 || x > high[k] ? x : high[k];
+        }
+    double diagonal = sqrt((high[0] - low[0]) * (high[0] - low[0]) + (high[1] - low[1]) * (high[1] - low[1]) +
+                           (high[2] - low[2]) * (high[2] - low[2]));
+    double size = diagonal > 0 ? 0.02 * diagonal : 0.05;
+    size_t start = w->buffer.length;
+    double vertex_low[3] = {0, 0, 0}, vertex_high[3] = {0, 0, 0};
+    for (int b = 0; b < rig->bone_count; ++b) {
+        const double *m = world + 16 * b;
+        for (int corner = 0; corner < 3; ++corner)
+            for (int k = 0; k < 3; ++k) {
+                double x = m[12 + k] + (corner == 1 ? size * m[k] : corner == 2 ? size * m[8 + k] : 0);
+                float stored = (float)x;
+                vertex_low[k] = (b == 0 && corner == 0) || stored < vertex_low[k] ? stored : vertex_low[k];
+                vertex_high[k] = (b == 0 && corner == 0) || stored > vertex_high[k] ? stored : vertex_high[k];
+                append_float(w, x);
+            }
+    }
+    int count = 3 * rig->bone_count;
+    int positions = add_accessor(w, start, count, "VEC3");
+    cJSON *position_accessor = cJSON_GetArrayItem(w->accessors, positions);
+    cJSON_AddItemToObject(position_accessor, "min", numbers(vertex_low, 3));
+    cJSON_AddItemToObject(position_accessor, "max", numbers(vertex_high, 3));
+    start = w->buffer.length;
+    for (int v = 0; v < count; ++v) {
+        append_u16(w, (unsigned)(v / 3));
+        for (int k = 0; k < 3; ++k)
+            append_u16(w, 0);
+    }
+    int joints = add_accessor_of(w, start, count, "VEC4", GLTF_UNSIGNED_SHORT);
+    start = w->buffer.length;
+    for (int v = 0; v < count; ++v)
+        for (int k = 0; k < 4; ++k)
+            append_float(w, k == 0);
+    int weights = add_accessor(w, start, count, "VEC4");
+
+    cJSON *primitive = cJSON_CreateObject();
+    cJSON *attributes = cJSON_AddObjectToObject(primitive, "attributes");
+    cJSON_AddNumberToObject(attributes, "POSITION", positions);
+    cJSON_AddNumberToObject(attributes, "JOINTS_0", joints);
+    cJSON_AddNumberToObject(attributes, "WEIGHTS_0", weights);
+    cJSON *mesh = cJSON_CreateObject();
+    cJSON_AddStringToObject(mesh, "name", "bone markers");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(mesh, "primitives"), primitive);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(w->root, "meshes"), mesh);
+    cJSON *node = cJSON_CreateObject();
+    cJSON_AddStringToObject(node, "name", "bone markers");
+    cJSON_AddNumberToObject(node, "mesh", 0);
+    cJSON_AddNumberToObject(node, "skin", 0);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(w->root, "nodes"), node);
+    cJSON *scene = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(w->root, "scenes"), 0);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(scene, "nodes"), cJSON_CreateNumber(rig->bone_count));
 }
 
 static void add_channel(cJSON *animation, int input, int output, int node, const char *path) {
@@ -198,7 +278,18 @@ static void add_channel(cJSON *animation, int input, int output, int node, const
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(animation, "channels"), channel);
 }
 
-static reach_status add_animation(writer *w, const reach_clip *clip, const char *name, int index) {
+/* Whether bone b's translation leaves its rest in some frame: only then does it get a channel (its
+ * node's rest, written exactly, holds it otherwise). */
+static int translation_moves(const reach_clip *clip, int b, reach_vec3 rest) {
+    for (int f = 0; f < clip->frame_count; ++f) {
+        reach_vec3 t = clip->frames[(size_t)f * (size_t)clip->bone_count + (size_t)b].translation;
+        if (t.x != rest.x || t.y != rest.y || t.z != rest.z) return 1;
+    }
+    return 0;
+}
+
+static reach_status add_animation(writer *w, const reach_clip *clip, const reach_transform *rest, const char *name,
+                                  int index) {
     /* Key times as float32 must still increase, or readers refuse the sampler. */
     float previous = -1;
     size_t start = w->buffer.length;
@@ -228,14 +319,16 @@ static reach_status add_animation(writer *w, const reach_clip *clip, const char 
     cJSON_AddArrayToObject(animation, "samplers");
     size_t bones = (size_t)clip->bone_count;
     for (int b = 0; b < clip->bone_count; ++b) {
-        start = w->buffer.length;
-        for (int f = 0; f < clip->frame_count; ++f) {
-            reach_vec3 t = clip->frames[(size_t)f * bones + (size_t)b].translation;
-            append_float(w, (double)t.x);
-            append_float(w, (double)t.y);
-            append_float(w, (double)t.z);
+        if (translation_moves(clip, b, rest[b].translation)) {
+            start = w->buffer.length;
+            for (int f = 0; f < clip->frame_count; ++f) {
+                reach_vec3 t = clip->frames[(size_t)f * bones + (size_t)b].translation;
+                append_float(w, (double)t.x);
+                append_float(w, (double)t.y);
+                append_float(w, (double)t.z);
+            }
+            add_channel(animation, input, add_accessor(w, start, clip->frame_count, "VEC3"), b, "translation");
         }
-        add_channel(animation, input, add_accessor(w, start, clip->frame_count, "VEC3"), b, "translation");
         start = w->buffer.length;
         quat_d before = {0, 0, 0, 1};
         for (int f = 0; f < clip->frame_count; ++f) {
@@ -318,11 +411,18 @@ reach_status gltf_build(const reach_rig *rig, const reach_clip *clips, const cha
     w.accessors = cJSON_AddArrayToObject(w.root, "accessors");
     w.views = cJSON_AddArrayToObject(w.root, "bufferViews");
     add_nodes(&w, rig);
-    st = add_skin(&w, rig);
-    if (st != REACH_OK) formats_error(error, error_size, "out of memory");
+    double *world = world_rest(rig);
+    if (world) {
+        add_skin(&w, rig, world);
+        add_marker_mesh(&w, rig, world);
+        free(world);
+    } else {
+        formats_error(error, error_size, "out of memory");
+        st = REACH_ERROR_INVALID_ARGUMENT;
+    }
     if (clip_count > 0) cJSON_AddArrayToObject(w.root, "animations");
     for (int c = 0; c < clip_count && st == REACH_OK; ++c)
-        st = add_animation(&w, &clips[c], clip_names ? clip_names[c] : NULL, c);
+        st = add_animation(&w, &clips[c], rig->rest, clip_names ? clip_names[c] : NULL, c);
     if (st == REACH_OK && w.buffer.failed) {
         formats_error(error, error_size, "out of memory");
         st = REACH_ERROR_INVALID_ARGUMENT;

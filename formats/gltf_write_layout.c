@@ -7,12 +7,9 @@
 #include <string.h>
 
 #include "file_text.h"
+#include "gltf_internal.h"
 #include "gltf_write_internal.h"
 #include "reach/gltf.h"
-
-#define GLB_MAGIC 0x46546C67u /* "glTF" */
-#define GLB_JSON  0x4E4F534Au /* "JSON" */
-#define GLB_BIN   0x004E4942u /* "BIN\0" */
 
 static char *base64_uri(const unsigned char *bytes, size_t length) {
     static const char prefix[] = "data:application/octet-stream;base64,";
@@ -66,11 +63,11 @@ static int pack_glb(const char *json, const gltf_bytes *buffer, gltf_bytes *glb)
     put_u32(glb, 2);
     put_u32(glb, (uint32_t)total);
     put_u32(glb, (uint32_t)json_padded);
-    put_u32(glb, GLB_JSON);
+    put_u32(glb, GLB_JSON_CHUNK);
     gltf_bytes_append(glb, json, json_length);
     gltf_bytes_append(glb, "   ", json_padded - json_length);
     put_u32(glb, (uint32_t)bin_padded);
-    put_u32(glb, GLB_BIN);
+    put_u32(glb, GLB_BIN_CHUNK);
     gltf_bytes_append(glb, buffer->data, buffer->length);
     gltf_bytes_append(glb, "\0\0\0", bin_padded - buffer->length);
     return !glb->failed;

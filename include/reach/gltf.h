@@ -15,7 +15,9 @@
  * Animations become clips of the rig's bones, sampled at a chosen rate from 0 to the last key:
  * translation, rotation and scale channels, LINEAR (rotations slerped) and STEP; CUBICSPLINE
  * and morph weights are refused and skipped respectively. Channels on nodes outside the rig are
- * skipped.
+ * skipped. Key times are float32: a sample time within a key's rounding (2^-23 of its time) takes
+ * that key, so a clip written at a rate and read at that rate gets its frames back exactly, STEP
+ * keys included.
  *
  * The file is hostile input: it is parsed with cJSON (so the reader builds for the web too);
  * every count, offset, stride and length is checked against the data before use; buffer URIs are
@@ -74,8 +76,9 @@ typedef enum reach_gltf_layout {
  * and rotation as the node's TRS, children under their parents, the roots in the scene) and one
  * skin whose joints are every bone, with inverse bind matrices from the rest pose, so Blender and
  * three.js open it as an armature. There is no mesh. Each clip becomes an animation (named from
- * clip_names, or `animation_<index>` where that or the array is NULL) with a translation and a
- * rotation channel per bone, LINEAR, frame f keyed at f / frame_rate seconds; rotations are
+ * clip_names, or `animation_<index>` where that or the array is NULL) with a rotation channel
+ * per bone and a translation channel per bone whose translation leaves its rest in some frame
+ * (the node's rest holds it otherwise, exactly), LINEAR, frame f keyed at f / frame_rate seconds; rotations are
  * flipped where needed so consecutive keys are on the same side (the short way round). Joint
  * types are not written: a bone's local transform in a frame is written as it is.
  *
