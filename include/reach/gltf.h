@@ -47,10 +47,18 @@ typedef struct reach_gltf_character {
     int scale_folded;  /**< nonzero when some node's scale was folded into translations */
 } reach_gltf_character;
 
+/** sample_rate for reach_gltf_read: each animation at the rate its keys are evenly spaced at, so
+ * every key is a frame (a file reach wrote gets its clips' frames and rates back), or at 30 per
+ * second where its keys are not evenly spaced (or so dense that a frame per key would pass the
+ * readers' limits). Evenly spaced: every key within 1 % of an interval
+ * of a multiple of it from time 0, the interval being the smallest mean spacing of a channel. */
+#define REACH_GLTF_KEY_RATE (-1)
+
 /** Reads a .gltf (JSON) or .glb (binary) of `length` bytes. folder is where relative buffer URIs
  * are looked up (NULL: only `data:` URIs and the GLB's own chunk). skin picks the skin (-1: skin 0
  * when there is one, else every node of the scene); sample_rate is the clips' frame rate (0:
- * 30). On error *character is zeroed and the message names what is wrong. */
+ * 30; REACH_GLTF_KEY_RATE: each animation's own). On error *character is zeroed and the message
+ * names what is wrong. */
 reach_status reach_gltf_read(const unsigned char *data, size_t length, const char *folder, int skin,
                              reach_real sample_rate, reach_gltf_character *character, char *error, size_t error_size);
 
@@ -72,15 +80,17 @@ typedef enum reach_gltf_layout {
 
 /** Writes a rig and its clips as glTF 2.0 into memory.
  *
- * The rig becomes one node per bone (node i is bone i, named as the bone, its rest translation
- * and rotation as the node's TRS, children under their parents, the roots in the scene) and one
- * skin whose joints are every bone, with inverse bind matrices from the rest pose, so Blender and
- * three.js open it as an armature. There is no mesh. Each clip becomes an animation (named from
- * clip_names, or `animation_<index>` where that or the array is NULL) with a rotation channel
- * per bone and a translation channel per bone whose translation leaves its rest in some frame
- * (the node's rest holds it otherwise, exactly), LINEAR, frame f keyed at f / frame_rate seconds; rotations are
- * flipped where needed so consecutive keys are on the same side (the short way round). Joint
- * types are not written: a bone's local transform in a frame is written as it is.
+ * The rig becomes one node per bone (node i is bone i, named as the bone, its rest translation and
+ * rotation as the node's TRS, children under their parents, the roots in the scene) and one skin
+ * whose joints are every bone, with inverse bind matrices from the rest pose, so Blender and
+ * three.js open it as an armature, and a mesh the skin deforms (a small triangle at each bone,
+ * bound to it alone, on a node of its own outside the skin) so viewers draw and count the bones.
+ * Each clip becomes an animation (named from clip_names, or `animation_<index>` where that or the
+ * array is NULL) with a rotation channel per bone and a translation channel per bone whose
+ * translation leaves its rest in some frame (the node's rest holds it otherwise, exactly), LINEAR,
+ * frame f keyed at f / frame_rate seconds; rotations are flipped where needed so consecutive keys
+ * are on the same side (the short way round). Joint types are not written: a bone's local
+ * transform in a frame is written as it is.
  *
  * *document receives the .gltf JSON text (EMBEDDED, SEPARATE) or the .glb bytes (BINARY),
  * *document_length its length; with SEPARATE, the buffer's bytes go to *bin / *bin_length and
