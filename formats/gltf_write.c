@@ -3,6 +3,7 @@
  * with a rotation sampler per bone (and a translation sampler per bone whose translation moves)
  * over one shared input of key times. How the
  * buffer is stored (embedded, beside, GLB) is gltf_write_layout.c's job. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,10 +16,12 @@
 
 #define GLTF_FLOAT          5126
 #define GLTF_UNSIGNED_SHORT 5123
+#define GLTF_ARRAY_BUFFER   34962
 
 typedef struct writer {
     cJSON *root, *accessors, *views;
     gltf_bytes buffer;
+    int beyond_float; /* a value too large for the float32 the buffer holds */
     char *error;
     size_t error_size;
 } writer;
@@ -49,7 +52,8 @@ int gltf_bytes_append(gltf_bytes *bytes, const void *data, size_t length) {
 
 /* A float32 in glTF's byte order (little-endian) whatever the host's. */
 static void append_float(writer *w, double value) {
-    float f = (float)value;
+    float f = fabs(value) <= FLT_MAX ? (float)value : 0;
+    if (!(fabs(value) <= FLT_MAX)) w->beyond_float = 1;
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
     unsigned char le[4] = {(unsigned char)(bits & 0xFFu), (unsigned char)((bits >> 8) & 0xFFu),
@@ -194,6 +198,14 @@ static void add_skin(writer *w, const reach_rig *rig, const double *world) {
     cJSON_AddItemToArray(cJSON_AddArrayToObject(w->root, "skins"), skin);
 }
 
+/* Marks an accessor's bufferView as vertex data (ARRAY_BUFFER), as the validator asks of mesh
+ * attributes. */
+static void mark_vertex_data(writer *w, int accessor) {
+    const cJSON *view = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(w->accessors, accessor), "bufferView");
+    if (cJSON_IsNumber(view))
+        cJSON_AddNumberToObject(cJSON_GetArrayItem(w->views, view->valueint), "target", GLTF_ARRAY_BUFFER);
+}
+
 static void append_u16(writer *w, unsigned value) {
     unsigned char le[2] = {(unsigned char)(value & 0xFFu), (unsigned char)((value >> 8) & 0xFFu)};
     gltf_bytes_append(&w->buffer, le, sizeof le);
@@ -245,6 +257,9 @@ static void add_marker_mesh(writer *w, const reach_rig *rig, const double *world
             append_float(w, k == 0);
     int weights = add_accessor(w, start, count, "VEC4");
 
+    mark_vertex_data(w, positions);
+    mark_vertex_data(w, joints);
+    mark_vertex_data(w, weights);
     cJSON *primitive = cJSON_CreateObject();
     cJSON *attributes = cJSON_AddObjectToObject(primitive, "attributes");
     cJSON_AddNumberToObject(attributes, "POSITION", positions);
@@ -295,6 +310,10 @@ static reach_status add_animation(writer *w, const reach_clip *clip, const reach
     size_t start = w->buffer.length;
     for (int f = 0; f < clip->frame_count; ++f) {
         double time = f / (double)clip->frame_rate;
+        if (!(time <= FLT_MAX)) {
+            w->beyond_float = 1; /* reported once the document is built */
+            return REACH_OK;
+        }
         if (!((float)time > previous)) {
             formats_error(w->error, w->error_size,
                           "clip %d: %d frames at %g per second are too many for glTF's float key times", index,
@@ -425,6 +444,11 @@ reach_status gltf_build(const reach_rig *rig, const reach_clip *clips, const cha
         st = add_animation(&w, &clips[c], rig->rest, clip_names ? clip_names[c] : NULL, c);
     if (st == REACH_OK && w.buffer.failed) {
         formats_error(error, error_size, "out of memory");
+        st = REACH_ERROR_INVALID_ARGUMENT;
+    }
+    if (st == REACH_OK && w.beyond_float) {
+        formats_error(error, error_size,
+                      "a position or key time beyond float32's range (3.4e38), which glTF's buffers hold");
         st = REACH_ERROR_INVALID_ARGUMENT;
     }
     if (st != REACH_OK) {

@@ -330,9 +330,9 @@ static void test_files(void **state) {
     source_free(&s);
 }
 
-/* Bad input: a clip of another rig, a NaN, a zero rotation, a rate of 0, a name that is no glTF
- * file, a folder that is not there. Each is a clear error, and the file at the path is left as it
- * was (or absent), with no temporary beside it. */
+/* Bad input: a clip of another rig, a NaN, a zero rotation, a rate of 0, a key time past float32's
+ * range, a name that is no glTF file, a folder that is not there. Each is a clear error, and the file at the path is
+ * left as it was (or absent), with no temporary beside it. */
 static void test_bad_input_writes_nothing(void **state) {
     (void)state;
     test_rng rng = test_rng_make(2566);
@@ -356,6 +356,11 @@ static void test_bad_input_writes_nothing(void **state) {
     bad.frame_rate = 0;
     assert_int_equal(reach_gltf_write_file(path, &s.rig, &bad, NULL, 1, 0, error, sizeof error),
                      REACH_ERROR_INVALID_ARGUMENT);
+    /* A rate so small that the last key's time is past float32's range. */
+    bad.frame_rate = (reach_real)1e-40;
+    assert_int_equal(reach_gltf_write_file(path, &s.rig, &bad, NULL, 1, 0, error, sizeof error),
+                     REACH_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(error, "beyond float32's range"));
     reach_transform *x = &reach_clip_frame(&s.clip, 1)[2];
     reach_transform kept = *x;
     x->translation.y = (reach_real)NAN;
