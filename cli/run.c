@@ -27,7 +27,7 @@ static void print_help(FILE *out) {
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
             "       reach info FILE\n"
-            "       reach convert IN OUT   (a .bvh, .gltf or .glb into a .bvh)\n"
+            "       reach convert IN OUT   (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
             "\n"
@@ -37,7 +37,8 @@ static void print_help(FILE *out) {
             "  --jsonl          read one request per line and print one result per line\n"
             "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
-            "  info FILE        the rig a file describes (URDF, or JSON with a rig), as a tree\n"
+            "  info FILE        the rig a file describes (URDF, BVH, glTF, GLB, or JSON with a rig), as a tree,\n"
+            "                   and a character's motion (frames, rate, length)\n"
             "  -                read standard input instead of a file\n"
             "  walk             the standard creature walking; one JSON object per frame\n"
             "    --legs N       2 to %d, even (default 8)\n"
@@ -167,7 +168,8 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
 
 static int run_convert(int argc, char **argv, FILE *out, FILE *err) {
     if (argc != 4 || argv[2][0] == '-' || argv[3][0] == '-')
-        return usage_error(out, err, "'convert' needs IN and OUT (a .bvh, .gltf or .glb into a .bvh)");
+        return usage_error(
+            out, err, "'convert' needs IN and OUT (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)");
     cli_error error = {""};
     if (cli_convert(argv[2], argv[3], &error)) return REACH_CLI_EXIT_OK;
     cli_print_error(out, err, 0, error.message);
