@@ -85,7 +85,7 @@ static reach_vec3 rest_point(const retarget_body *b, int role) {
     return b->rest_world[b->roles.bones[role]].translation;
 }
 
-static reach_real leg_length(const retarget_body *b, int upper, int lower, int foot) {
+static reach_real limb_length(const retarget_body *b, int upper, int lower, int foot) {
     return reach_vec3_distance(rest_point(b, upper), rest_point(b, lower)) +
            reach_vec3_distance(rest_point(b, lower), rest_point(b, foot));
 }
@@ -93,10 +93,13 @@ static reach_real leg_length(const retarget_body *b, int upper, int lower, int f
 /* A body's measures from its rest pose; returns the lowest joint's height along up. */
 static reach_real measure(retarget_body *b) {
     reach_forward_kinematics(&b->skeleton, b->skeleton.rest, b->rest_world);
-    b->leg = (leg_length(b, REACH_ROLE_LEFT_UPPER_LEG, REACH_ROLE_LEFT_LOWER_LEG, REACH_ROLE_LEFT_FOOT) +
-              leg_length(b, REACH_ROLE_RIGHT_UPPER_LEG, REACH_ROLE_RIGHT_LOWER_LEG, REACH_ROLE_RIGHT_FOOT)) /
+    b->leg = (limb_length(b, REACH_ROLE_LEFT_UPPER_LEG, REACH_ROLE_LEFT_LOWER_LEG, REACH_ROLE_LEFT_FOOT) +
+              limb_length(b, REACH_ROLE_RIGHT_UPPER_LEG, REACH_ROLE_RIGHT_LOWER_LEG, REACH_ROLE_RIGHT_FOOT)) /
              2;
-    b->height = reach_vec3_distance(rest_point(b, REACH_ROLE_HIPS), rest_point(b, REACH_ROLE_HEAD)) + b->leg;
+    b->arm = (limb_length(b, REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_LEFT_LOWER_ARM, REACH_ROLE_LEFT_HAND) +
+              limb_length(b, REACH_ROLE_RIGHT_UPPER_ARM, REACH_ROLE_RIGHT_LOWER_ARM, REACH_ROLE_RIGHT_HAND)) /
+             2;
+    b->trunk = reach_vec3_distance(rest_point(b, REACH_ROLE_HIPS), rest_point(b, REACH_ROLE_HEAD));
     reach_real lowest = reach_vec3_dot(b->rest_world[0].translation, b->up);
     for (int i = 1; i < b->skeleton.bone_count; i++)
         lowest = reach_min(lowest, reach_vec3_dot(b->rest_world[i].translation, b->up));
@@ -230,7 +233,8 @@ reach_status reach_retarget_init(const reach_skeleton *source, const reach_human
     r->target_ground = measure(&r->target);
     r->source_ground = s.source_ground;
     r->leg_scale = r->source.leg > 0 ? r->target.leg / r->source.leg : 1;
-    r->height_scale = r->source.height > 0 ? r->target.height / r->source.height : 1;
+    r->trunk_scale = r->source.trunk > 0 ? r->target.trunk / r->source.trunk : r->leg_scale;
+    r->arm_scale = r->source.arm > 0 ? r->target.arm / r->source.arm : r->leg_scale;
     align_rest(r);
     reach_retarget_restart(r);
     *out = r;

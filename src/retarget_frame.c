@@ -21,6 +21,9 @@ static const int hint_role[REACH_BODY_PART_COUNT] = {-1,
  * be dragged by a hand out of reach. */
 #define SUPPORT_WEIGHT REACH_R(3.0)
 #define PLANTED_WEIGHT REACH_R(10.0)
+/* The most a limb is asked to stretch, of its length: a straight limb is where the solve's
+ * convergence is slowest and its bend direction undefined. */
+#define FULL_REACH REACH_R(0.995)
 
 static reach_status check_pose(int count, const reach_transform *pose) {
     for (int b = 0; b < count; b++) {
@@ -148,8 +151,13 @@ static void place_feet(const reach_retarget *r, reach_real source_ground, reach_
     }
 }
 
-/* Step 3's targets: head, hands and feet where the source's are relative to its hips, scaled;
- * rotations and elbow and knee hints from the carried pose. */
+/* Step 3's targets: the head and feet where the source's are relative to its hips, scaled by the
+ * trunk and the legs; the hands where the source's are relative to its shoulders (upper arm
+ * joints), scaled by the arms, from the carried pose's shoulders; rotations and elbow and knee
+ * hints from the carried pose. */
+static const int shoulder_role[REACH_BODY_PART_COUNT] = {-1, -1, REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_RIGHT_UPPER_ARM,
+                                                         -1, -1};
+
 static void make_targets(const reach_retarget *r, reach_vec3 hips, reach_full_body_targets *targets) {
     const retarget_body *s = &r->source, *t = &r->target;
     *targets = reach_full_body_no_targets();
@@ -158,19 +166,53 @@ static void make_targets(const reach_retarget *r, reach_vec3 hips, reach_full_bo
         reach_body_target *target = &targets->parts[p];
         int bone = t->roles.bones[part_role[p]];
         int foot = p == REACH_BODY_LEFT_FOOT || p == REACH_BODY_RIGHT_FOOT;
-        reach_vec3 relative = reach_vec3_sub(s->world[s->roles.bones[part_role[p]]].translation, source_hips);
-        reach_real scale = foot ? r->leg_scale : r->height_scale;
+        reach_vec3 from = hips, source_from = source_hips;
+        reach_real scale = foot ? r->leg_scale : r->trunk_scale;
+        if (shoulder_role[p] >= 0) {
+            from = t->world[t->roles.bones[shoulder_role[p]]].translation;
+            source_from = s->world[s->roles.bones[shoulder_role[p]]].translation;
+            scale = r->arm_scale;
+        }
+        reach_vec3 relative = reach_vec3_sub(s->world[s->roles.bones[part_role[p]]].translation, source_from);
+        relative = reach_vec3_scale(reach_quat_rotate(r->axes, relative), scale);
+        /* An arm stretched further than the target's can reach stops just short of straight. */
+        reach_real length = reach_vec3_length(relative);
+        if (shoulder_role[p] >= 0 && length > FULL_REACH * t->arm)
+            relative = reach_vec3_scale(relative, FULL_REACH * t->arm / length);
         target->use_position = 1;
-        target->position = reach_vec3_add(hips, reach_vec3_scale(reach_quat_rotate(r->axes, relative), scale));
+        target->position = reach_vec3_add(from, relative);
         /* A robot's hands and head have too few joints to take any rotation: placed only. */
         target->use_rotation = !r->robot || p == REACH_BODY_HIPS || foot;
         target->rotation = t->world[bone].rotation;
         target->weight = p == REACH_BODY_HIPS || foot ? SUPPORT_WEIGHT : 1;
         if (hint_role[p] >= 0) {
-            target->use_hint = 1;
+            target->use_hint = 0;
             target->hint = t->world[t->roles.bones[hint_role[p]]].translation;
         }
     }
+}
+
+/* The hips lowered, with everything placed from them (head, hands, the carried pose), as far as
+ * the feet's targets need to be within the legs' reach; the feet stay. */
+static void lower_to_reach(reach_retarget *r, reach_full_body_targets *targets) {
+    retarget_body *t = &r->target;
+    reach_real drop = 0;
+    for (int side = 0; side < 2; side++) {
+        reach_vec3 hip =
+            t->world[t->roles.bones[side ? REACH_ROLE_RIGHT_UPPER_LEG : REACH_ROLE_LEFT_UPPER_LEG]].translation;
+        reach_vec3 d = reach_vec3_sub(targets->parts[REACH_BODY_LEFT_FOOT + side].position, hip);
+        reach_real along = reach_vec3_dot(d, t->up), reach = FULL_REACH * t->leg;
+        reach_real across = reach_vec3_length_sq(d) - along * along;
+        if (reach_vec3_length_sq(d) <= reach * reach) continue;
+        /* (along + drop)² + across = reach², the foot below the hip. */
+        reach_real need = across < reach * reach ? -reach_sqrt(reach * reach - across) - along : -along;
+        drop = reach_max(drop, need);
+    }
+    if (!(drop > 0)) return;
+    reach_vec3 down = reach_vec3_scale(t->up, -drop);
+    for (int p = REACH_BODY_HIPS; p <= REACH_BODY_RIGHT_HAND; p++)
+        targets->parts[p].position = reach_vec3_add(targets->parts[p].position, down);
+    shift_body(r, targets->parts[REACH_BODY_HIPS].position);
 }
 
 /* The solve's start: a character starts from the carried pose; a robot from its last frame (the
@@ -210,6 +252,7 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
     make_targets(r, hips, &targets);
     contact_state contacts;
     place_feet(r, source_ground, dt, &targets, &contacts);
+    lower_to_reach(r, &targets);
     start_pose(r);
     reach_full_body_result body;
     status = reach_full_body_solve(&r->target.skeleton, &r->target.roles, &targets, &r->settings.body, r->work,

@@ -11,7 +11,8 @@ typedef struct retarget_body {
     reach_humanoid roles;
     reach_vec3 up;
     reach_real leg;          /* hip joint to foot joint, the mean of both legs */
-    reach_real height;       /* hips to head plus the leg */
+    reach_real trunk;        /* hips joint to head joint */
+    reach_real arm;          /* upper arm joint to hand joint, the mean of both arms */
     reach_real foot_rest[2]; /* each foot joint's height above the lowest joint, at rest */
     reach_transform *rest_world;
     reach_transform *world;
@@ -22,7 +23,7 @@ struct reach_retarget {
     retarget_body source, target;
     reach_quat axes;                    /* source world -> target world */
     reach_quat align[REACH_ROLE_COUNT]; /* turns the target's rest bone onto the source's rest direction */
-    reach_real leg_scale, height_scale;
+    reach_real leg_scale, trunk_scale, arm_scale;
     reach_real source_ground, target_ground;
     int robot;                 /* the target has hinges: warm started, hands by position */
     reach_joint *joints;       /* the target's joints, fixed roots made free */
