@@ -27,7 +27,9 @@ size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleto
     size_t ns = (size_t)source->bone_count, nt = (size_t)target->bone_count;
     reach_retarget *r = (reach_retarget *)reach__arena_take(&arena, 1, sizeof(reach_retarget));
     reach_transform *source_arrays = (reach_transform *)reach__arena_take(&arena, 2 * ns, sizeof(reach_transform));
-    reach_transform *target_arrays = (reach_transform *)reach__arena_take(&arena, 5 * nt, sizeof(reach_transform));
+    reach_transform *target_arrays = (reach_transform *)reach__arena_take(&arena, 7 * nt, sizeof(reach_transform));
+    int values = reach_skeleton_value_count(target);
+    reach_real *value_arrays = (reach_real *)reach__arena_take(&arena, 2 * (size_t)values, sizeof(reach_real));
     reach_joint *joints = (reach_joint *)reach__arena_take(&arena, nt, sizeof(reach_joint));
     size_t body_size = reach_full_body_scratch_size(target);
     void *body = reach__arena_take(&arena, body_size, 1);
@@ -40,6 +42,11 @@ size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleto
         r->carried = target_arrays + 2 * nt;
         r->previous = target_arrays + 3 * nt;
         r->work = target_arrays + 4 * nt;
+        r->projected = target_arrays + 5 * nt;
+        r->projected_world = target_arrays + 6 * nt;
+        r->value_count = values;
+        r->values_last = value_arrays;
+        r->values_carried = value_arrays + values;
         r->joints = joints;
         r->body_scratch = body;
         r->body_scratch_size = body_size;
@@ -167,6 +174,11 @@ static void align_rest(reach_retarget *r) {
         }
         reach_vec3 from = rest_direction(&r->target, role);
         reach_vec3 to = reach_quat_rotate(r->axes, rest_direction(&r->source, role));
+        if (role == REACH_ROLE_LEFT_FOOT || role == REACH_ROLE_RIGHT_FOOT) {
+            /* A foot points ahead along the ground, whatever its child: a toe or a sole link below. */
+            from = reach_vec3_normalize_safe(reach_vec3_reject(from, r->target.up), reach_vec3_zero());
+            to = reach_vec3_normalize_safe(reach_vec3_reject(to, r->target.up), reach_vec3_zero());
+        }
         if (reach_vec3_length_sq(from) > 0 && reach_vec3_length_sq(to) > 0)
             r->align[role] = reach_quat_shortest_arc(from, to);
     }

@@ -215,22 +215,20 @@ static void lower_to_reach(reach_retarget *r, reach_full_body_targets *targets) 
     shift_body(r, targets->parts[REACH_BODY_HIPS].position);
 }
 
-/* The solve's start: a character starts from the carried pose; a robot from its last frame (the
- * carried pose brought into its joints on a clip's first frame), its roots where the carried
- * pose puts them. */
-static void start_pose(const reach_retarget *r) {
+/* The solve's start: a character starts from the carried pose; a robot from its last frame eased
+ * toward the carried pose brought into its hinges (that pose itself on a clip's first frame), its
+ * roots where the carried pose puts them. */
+static void start_pose(reach_retarget *r) {
     const reach_skeleton *t = &r->target.skeleton;
-    for (int b = 0; b < t->bone_count; b++) {
-        if (!r->robot) {
-            r->work[b] = r->carried[b];
-        } else if (t->parents[b] < 0 || r->frames == 0) {
-            r->work[b] = r->carried[b];
-            reach_joint_project_local(&r->joints[b], &t->rest[b], &r->work[b]);
-        } else {
-            r->work[b] = r->previous[b];
-        }
+    if (!r->robot) {
+        memcpy(r->work, r->carried, sizeof(reach_transform) * (size_t)t->bone_count);
+        return;
     }
-    if (r->robot) reach_pose_apply_mimic(t, r->work);
+    reach__retarget_project_hinges(r);
+    if (r->frames == 0)
+        memcpy(r->work, r->projected, sizeof(reach_transform) * (size_t)t->bone_count);
+    else
+        reach__retarget_hinge_start(r);
 }
 
 reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *source_pose, reach_real dt,

@@ -25,9 +25,13 @@ struct reach_retarget {
     reach_quat align[REACH_ROLE_COUNT]; /* turns the target's rest bone onto the source's rest direction */
     reach_real leg_scale, trunk_scale, arm_scale;
     reach_real source_ground, target_ground;
-    int robot;                 /* the target has hinges: warm started, hands by position */
-    reach_joint *joints;       /* the target's joints, fixed roots made free */
-    reach_transform *carried;  /* the pose of step 1 */
+    int robot;                  /* the target has hinges: warm started, hands by position */
+    reach_joint *joints;        /* the target's joints, fixed roots made free */
+    reach_transform *carried;   /* the pose of step 1 */
+    reach_transform *projected; /* a robot: the carried pose brought into its hinges */
+    reach_transform *projected_world;
+    int value_count;
+    reach_real *values_last, *values_carried;
     reach_transform *previous; /* the last frame's answer */
     reach_transform *work;
     void *body_scratch;
@@ -40,6 +44,11 @@ struct reach_retarget {
     reach_vec3 release[2];      /* a lifted foot's offset from its free place, fading */
     reach_real release_left[2]; /* seconds until it has faded */
 };
+
+/* A robot: r->projected from the carried pose (r->target.world holding its world transforms). */
+void reach__retarget_project_hinges(reach_retarget *r);
+/* A robot: the solve's start in r->work, the last frame eased toward r->projected. */
+void reach__retarget_hinge_start(reach_retarget *r);
 
 /* Lays the state out on memory (NULL: only counts); returns the bytes needed. */
 size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleton *target, void *memory,
