@@ -190,6 +190,15 @@ static int has_hinges(const reach_skeleton *s) {
     return 0;
 }
 
+/* Every joint a free ball (or fixed: BVH end sites): a skeleton that says nothing of limits. */
+static int all_balls(const reach_skeleton *s) {
+    for (int b = 0; b < s->bone_count; b++) {
+        reach_joint_type type = reach_skeleton_joint(s, b).type;
+        if (type != REACH_JOINT_BALL && type != REACH_JOINT_FIXED) return 0;
+    }
+    return 1;
+}
+
 static reach_status check_roles(const reach_skeleton *skeleton, const reach_humanoid *roles, int side, int *bad_role,
                                 int *bad_side) {
     int role = -1;
@@ -239,6 +248,9 @@ reach_status reach_retarget_init(const reach_skeleton *source, const reach_human
     r->target.skeleton = *target;
     r->target.skeleton.joints = r->joints;
     r->robot = has_hinges(target);
+    /* A character with ball joints only (as BVH and glTF give) gets natural limits: a knee or an
+     * elbow free to twist about its bone turns the foot or hand away and back between frames. */
+    if (all_balls(target)) reach_humanoid_natural_joints(target, target_roles, r->joints);
     r->axes = reach_quat_normalize_safe(reach_quat_mul(
         body_frame(s.target_up, s.target_forward), reach_quat_conjugate(body_frame(s.source_up, s.source_forward))));
     measure(&r->source);

@@ -64,17 +64,31 @@ static void carry(reach_retarget *r) {
     }
 }
 
-/* Step 2: the hips' place in the target, the source's height above its ground and its travel
- * from its rest place scaled by the legs. */
-static reach_vec3 hips_place(const reach_retarget *r, reach_real source_ground) {
+/* Step 2: the hips' place in the target: the source's height above its standing feet (its foot
+ * joints' height when planted) and its travel from its rest place, scaled by the legs. */
+static reach_vec3 hips_place(const reach_retarget *r, reach_real source_ground, reach_real source_stand) {
     const retarget_body *s = &r->source, *t = &r->target;
     reach_vec3 hips = s->world[s->roles.bones[REACH_ROLE_HIPS]].translation;
     reach_vec3 travel =
         reach_vec3_reject(reach_vec3_sub(hips, s->rest_world[s->roles.bones[REACH_ROLE_HIPS]].translation), s->up);
     reach_vec3 home = reach_vec3_reject(t->rest_world[t->roles.bones[REACH_ROLE_HIPS]].translation, t->up);
-    reach_real height = r->target_ground + (reach_vec3_dot(hips, s->up) - source_ground) * r->leg_scale;
+    reach_real target_stand = reach_min(t->foot_rest[0], t->foot_rest[1]);
+    reach_real height =
+        r->target_ground + target_stand + (reach_vec3_dot(hips, s->up) - source_ground - source_stand) * r->leg_scale;
     return reach_vec3_add(reach_vec3_add(home, reach_vec3_scale(reach_quat_rotate(r->axes, travel), r->leg_scale)),
                           reach_vec3_scale(t->up, height));
+}
+
+/* The source's foot joints' lowest height above its ground so far: where they stand when planted
+ * (a clip's rest pose may hold its feet pointed, so the rest cannot say). */
+static reach_real source_stand(const reach_retarget *r, reach_real source_ground) {
+    const retarget_body *s = &r->source;
+    reach_real stand = r->frames > 0 ? r->source_stand : REACH_R(1e30);
+    for (int side = 0; side < 2; side++) {
+        int foot = s->roles.bones[side ? REACH_ROLE_RIGHT_FOOT : REACH_ROLE_LEFT_FOOT];
+        stand = reach_min(stand, reach_vec3_dot(s->world[foot].translation, s->up) - source_ground);
+    }
+    return reach_max(stand, 0);
 }
 
 /* Moves the carried pose's roots so that the hips stand at `place`. */
@@ -103,7 +117,7 @@ typedef struct contact_state {
 
 /* The feet's targets under the contacts: a planted source foot holds the target's where it was
  * planted, on the ground; a lifted one fades from its anchor; none goes below its rest height. */
-static void place_feet(const reach_retarget *r, reach_real source_ground, reach_real dt,
+static void place_feet(const reach_retarget *r, reach_real source_ground, reach_real stand, reach_real dt,
                        reach_full_body_targets *targets, contact_state *c) {
     const retarget_body *s = &r->source, *t = &r->target;
     for (int side = 0; side < 2; side++) {
@@ -113,7 +127,7 @@ static void place_feet(const reach_retarget *r, reach_real source_ground, reach_
         reach_real below = floor - reach_vec3_dot(position, t->up);
         if (below > 0) position = reach_vec3_add(position, reach_vec3_scale(t->up, below));
         reach_vec3 source_foot = s->world[s->roles.bones[part_role[REACH_BODY_LEFT_FOOT + side]]].translation;
-        reach_real lift = reach_vec3_dot(source_foot, s->up) - source_ground - s->foot_rest[side];
+        reach_real lift = reach_vec3_dot(source_foot, s->up) - source_ground - stand;
         reach_real speed = r->frames > 0 ? reach_vec3_distance(source_foot, r->last_foot[side]) / dt : 0;
         int planted = r->settings.keep_contacts && lift <= r->settings.contact_height * s->leg &&
                       speed <= r->settings.contact_speed * s->leg;
@@ -244,12 +258,13 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
     reach_real source_ground =
         r->frames > 0 || r->settings.source_ground_given ? r->source_ground : lowest_joint(&r->source);
     carry(r);
-    reach_vec3 hips = hips_place(r, source_ground);
+    reach_real stand = source_stand(r, source_ground);
+    reach_vec3 hips = hips_place(r, source_ground, stand);
     shift_body(r, hips);
     reach_full_body_targets targets;
     make_targets(r, hips, &targets);
     contact_state contacts;
-    place_feet(r, source_ground, dt, &targets, &contacts);
+    place_feet(r, source_ground, stand, dt, &targets, &contacts);
     lower_to_reach(r, &targets);
     start_pose(r);
     reach_full_body_result body;
@@ -261,6 +276,7 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
     memcpy(target_pose, r->work, (size_t)bones * sizeof *target_pose);
     memcpy(r->previous, r->work, (size_t)bones * sizeof *r->previous);
     r->source_ground = source_ground;
+    r->source_stand = stand;
     for (int side = 0; side < 2; side++) {
         r->planted[side] = contacts.planted[side];
         r->anchor[side] = contacts.anchor[side];

@@ -25,6 +25,7 @@ struct reach_retarget {
     reach_quat align[REACH_ROLE_COUNT]; /* turns the target's rest bone onto the source's rest direction */
     reach_real leg_scale, trunk_scale, arm_scale;
     reach_real source_ground, target_ground;
+    reach_real source_stand;    /* the source's foot joints' lowest height above its ground so far */
     int robot;                  /* the target has hinges: warm started, hands by position */
     reach_joint *joints;        /* the target's joints, fixed roots made free */
     reach_transform *carried;   /* the pose of step 1 */

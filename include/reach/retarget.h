@@ -6,22 +6,30 @@
  * frame:
  *   1. every role's bone turns in the target as the source's turns from its rest, in world terms
  *      (mapped through the axes), after the target's rest bone is first turned onto the source's
- *      rest direction (so a T-pose source drives an A-pose target, and the other way round);
- *   2. the hips go where the source's are, their height above the ground and their travel scaled
- *      by the ratio of leg lengths (hip joint to foot joint, at rest);
- *   3. the full-body solver (full_body.h) places the head, hands and feet where the source's are
- *      relative to the hips (the feet scaled by the leg ratio, the head and hands by the height
- *      ratio) with their world rotations, elbows and knees turned as the carried rotations have them.
- * A target with hinge joints (a robot from URDF) keeps its joints and limits; its root, when it is
- * the hips, moves as a floating base, and the solve starts from the last frame, so joint values
- * are continuous from frame to frame. A character target starts each frame from step 1's pose.
+ *      rest direction (so a T-pose source drives an A-pose target, and the other way round; feet
+ *      are compared along the ground);
+ *   2. the hips go where the source's are: their height above the standing feet and their travel
+ *      from their rest place scaled by the ratio of leg lengths (hip joint to knee to foot joint,
+ *      at rest), lowered where a foot would otherwise be out of the leg's reach;
+ *   3. the full-body solver (full_body.h) places the head and feet where the source's are
+ *      relative to its hips (scaled by the trunk's and the legs' ratios) and the hands where the
+ *      source's are relative to its shoulders (scaled by the arms'), with the hips', feet's, and
+ *      on characters the head's and hands', world rotations from step 1. Each limb keeps its own
+ *      scale, so targets of other proportions reach their key points.
+ * A character whose joints are all balls (as BVH and glTF give) is solved with natural limits
+ * (reach_humanoid_natural_joints): knees and elbows as hinges. A target with hinges (a robot from
+ * URDF) keeps its joints and limits; its root, when fixed, moves as a floating base; step 1's
+ * rotations are fitted into its chains of hinges, and each frame's solve starts from the last
+ * frame's values moved a quarter of the way toward them, so joint values are continuous and the
+ * redundant joints do not drift. A character starts each frame from step 1's pose.
  *
- * The target's ground is the height (along its up axis) of its lowest joint at rest; the source's
- * is given in the settings or taken from the first frame. A
- * source foot is planted while its joint is lower than contact_height (a ratio of the source's leg
- * length) above its own rest height and moves slower than contact_speed (leg lengths per second).
- * While it is, the target's foot stays where it was planted, its joint at its rest height above
- * the target's ground; no target foot joint ever goes below its rest height (the soles never sink).
+ * The target's ground is the height (along its up axis) of its lowest joint at rest, where its
+ * feet stand at their rest height; the source's ground is given in the settings or taken as its
+ * lowest joint in the clip's first frame, and its feet's standing height is the lowest its foot
+ * joints have been so far. A source foot is planted while its joint is less than contact_height
+ * (a ratio of the source's leg length) above standing and moves slower than contact_speed (leg
+ * lengths per second). While it is, the target's foot stays where it was planted, its joint at
+ * its rest height; no target foot joint ever goes below its rest height (the soles never sink).
  * A foot that lifts leaves its anchor over release_time seconds, not in one jump.
  *
  * Memory: the caller gives reach_retarget_memory_size bytes, which hold the state and every working
@@ -47,7 +55,7 @@ typedef struct reach_retarget_settings {
      * ground: BVH files put the hips at the origin). Default not given. */
     int source_ground_given;
     reach_real source_ground;
-    reach_full_body_settings body; /**< the full-body solve's settings (head_forward and up: +z, +y) */
+    reach_full_body_settings body; /**< the full-body solve's settings */
     uint32_t made_by_defaults;     /**< set by reach_retarget_default_settings */
 } reach_retarget_settings;
 
@@ -85,8 +93,8 @@ REACH_API void reach_retarget_restart(reach_retarget *retarget);
 REACH_API reach_status reach_retarget_frame(reach_retarget *retarget, const reach_transform *source_pose, reach_real dt,
                                             reach_transform *target_pose, reach_retarget_result *result);
 
-/** The skeleton the target is solved on: the target's, but for a fixed root that is the hips,
- * which is free here (a robot's floating base). Valid while the state is. */
+/** The skeleton the target is solved on: the target's, but with a fixed root made free (a robot's
+ * floating base) and, on a character of ball joints only, natural limits. Valid while the state is. */
 REACH_API const reach_skeleton *reach_retarget_target_skeleton(const reach_retarget *retarget);
 
 /** The scale from the source's lengths to the target's (the ratio of leg lengths), and each
