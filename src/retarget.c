@@ -60,7 +60,7 @@ size_t reach_retarget_memory_size(const reach_skeleton *source, const reach_skel
     return reach__retarget_lay_out(source, target, NULL, NULL);
 }
 
-static reach_status check_settings(const reach_retarget_settings *s) {
+static reach_status check_retarget_settings(const reach_retarget_settings *s) {
     if (s->made_by_defaults != REACH__SETTINGS_TAG || s->body.made_by_defaults != REACH__SETTINGS_TAG)
         return REACH_ERROR_SETTINGS_NOT_INITIALIZED;
     if (!reach_vec3_is_finite(s->source_up) || !reach_vec3_is_finite(s->source_forward) ||
@@ -88,13 +88,13 @@ static reach_quat body_frame(reach_vec3 up, reach_vec3 forward) {
     return reach_quat_from_mat3(m);
 }
 
-static reach_vec3 rest_point(const retarget_body *b, int role) {
+static reach_vec3 role_rest_point(const retarget_body *b, int role) {
     return b->rest_world[b->roles.bones[role]].translation;
 }
 
 static reach_real limb_length(const retarget_body *b, int upper, int lower, int foot) {
-    return reach_vec3_distance(rest_point(b, upper), rest_point(b, lower)) +
-           reach_vec3_distance(rest_point(b, lower), rest_point(b, foot));
+    return reach_vec3_distance(role_rest_point(b, upper), role_rest_point(b, lower)) +
+           reach_vec3_distance(role_rest_point(b, lower), role_rest_point(b, foot));
 }
 
 /* A body's measures from its rest pose; returns the lowest joint's height along up. */
@@ -106,12 +106,12 @@ static reach_real measure(retarget_body *b) {
     b->arm = (limb_length(b, REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_LEFT_LOWER_ARM, REACH_ROLE_LEFT_HAND) +
               limb_length(b, REACH_ROLE_RIGHT_UPPER_ARM, REACH_ROLE_RIGHT_LOWER_ARM, REACH_ROLE_RIGHT_HAND)) /
              2;
-    b->trunk = reach_vec3_distance(rest_point(b, REACH_ROLE_HIPS), rest_point(b, REACH_ROLE_HEAD));
+    b->trunk = reach_vec3_distance(role_rest_point(b, REACH_ROLE_HIPS), role_rest_point(b, REACH_ROLE_HEAD));
     reach_real lowest = reach_vec3_dot(b->rest_world[0].translation, b->up);
     for (int i = 1; i < b->skeleton.bone_count; i++)
         lowest = reach_min(lowest, reach_vec3_dot(b->rest_world[i].translation, b->up));
-    b->foot_rest[0] = reach_vec3_dot(rest_point(b, REACH_ROLE_LEFT_FOOT), b->up) - lowest;
-    b->foot_rest[1] = reach_vec3_dot(rest_point(b, REACH_ROLE_RIGHT_FOOT), b->up) - lowest;
+    b->foot_rest[0] = reach_vec3_dot(role_rest_point(b, REACH_ROLE_LEFT_FOOT), b->up) - lowest;
+    b->foot_rest[1] = reach_vec3_dot(role_rest_point(b, REACH_ROLE_RIGHT_FOOT), b->up) - lowest;
     return lowest;
 }
 
@@ -153,8 +153,8 @@ static reach_vec3 rest_direction(const retarget_body *b, int role) {
 /* The hips' frame at rest: left from the right hip joint to the left, up toward the head. */
 static reach_quat hips_frame(const retarget_body *b) {
     reach_vec3 left =
-        reach_vec3_sub(rest_point(b, REACH_ROLE_LEFT_UPPER_LEG), rest_point(b, REACH_ROLE_RIGHT_UPPER_LEG));
-    reach_vec3 up = reach_vec3_sub(rest_point(b, REACH_ROLE_HEAD), rest_point(b, REACH_ROLE_HIPS));
+        reach_vec3_sub(role_rest_point(b, REACH_ROLE_LEFT_UPPER_LEG), role_rest_point(b, REACH_ROLE_RIGHT_UPPER_LEG));
+    reach_vec3 up = reach_vec3_sub(role_rest_point(b, REACH_ROLE_HEAD), role_rest_point(b, REACH_ROLE_HIPS));
     reach_vec3 l = reach_vec3_normalize_safe(left, reach_vec3_make(1, 0, 0));
     reach_mat3 m;
     m.col[0] = l;
@@ -218,7 +218,7 @@ reach_status reach_retarget_init(const reach_skeleton *source, const reach_human
     if (bad_side) *bad_side = -1;
     REACH_CHECK_ARG(source && source_roles && target && target_roles && memory && out);
     reach_retarget_settings s = settings ? *settings : reach_retarget_default_settings();
-    reach_status status = check_settings(&s);
+    reach_status status = check_retarget_settings(&s);
     if (status != REACH_OK) return status;
     if ((status = reach_skeleton_validate(source, NULL)) != REACH_OK) {
         if (bad_side) *bad_side = 0;

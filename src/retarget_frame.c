@@ -25,7 +25,7 @@ static const int hint_role[REACH_BODY_PART_COUNT] = {-1,
  * convergence is slowest and its bend direction undefined. */
 #define FULL_REACH REACH_R(0.995)
 
-static reach_status check_pose(int count, const reach_transform *pose) {
+static reach_status check_source_pose(int count, const reach_transform *pose) {
     for (int b = 0; b < count; b++) {
         if (!reach_quat_is_finite(pose[b].rotation) || !reach_vec3_is_finite(pose[b].translation))
             return REACH_ERROR_NOT_FINITE;
@@ -172,7 +172,7 @@ static void place_feet(const reach_retarget *r, reach_real source_ground, reach_
 static const int shoulder_role[REACH_BODY_PART_COUNT] = {-1, -1, REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_RIGHT_UPPER_ARM,
                                                          -1, -1};
 
-static void make_targets(const reach_retarget *r, reach_vec3 hips, reach_full_body_targets *targets) {
+static void make_body_targets(const reach_retarget *r, reach_vec3 hips, reach_full_body_targets *targets) {
     const retarget_body *s = &r->source, *t = &r->target;
     *targets = reach_full_body_no_targets();
     reach_vec3 source_hips = s->world[s->roles.bones[REACH_ROLE_HIPS]].translation;
@@ -248,7 +248,7 @@ static void start_pose(reach_retarget *r) {
 reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *source_pose, reach_real dt,
                                   reach_transform *target_pose, reach_retarget_result *result) {
     REACH_CHECK_ARG(r && source_pose && target_pose);
-    reach_status status = check_pose(r->source.skeleton.bone_count, source_pose);
+    reach_status status = check_source_pose(r->source.skeleton.bone_count, source_pose);
     if (status != REACH_OK) return status;
     if (r->frames > 0) {
         if (!reach_is_finite(dt)) return REACH_ERROR_NOT_FINITE;
@@ -262,7 +262,7 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
     reach_vec3 hips = hips_place(r, source_ground, stand);
     shift_body(r, hips);
     reach_full_body_targets targets;
-    make_targets(r, hips, &targets);
+    make_body_targets(r, hips, &targets);
     contact_state contacts;
     place_feet(r, source_ground, stand, dt, &targets, &contacts);
     lower_to_reach(r, &targets);

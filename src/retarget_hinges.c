@@ -49,9 +49,9 @@ void reach__retarget_project_hinges(reach_retarget *r) {
         reach_joint joint = reach_skeleton_joint(s, b);
         if (joint.type == REACH_JOINT_HINGE && has_role(roles, b)) {
             /* The hinges without roles just above this role's bone turn with it. */
-            int chain[MAX_CHAIN], count = 0;
-            for (int c = b; c >= 0 && count < MAX_CHAIN; c = s->parents[c]) {
-                if (reach_skeleton_joint(s, c).type != REACH_JOINT_HINGE || (c != b && has_role(roles, c))) break;
+            int chain[MAX_CHAIN] = {b}, count = 1;
+            for (int c = s->parents[b]; c >= 0 && count < MAX_CHAIN; c = s->parents[c]) {
+                if (reach_skeleton_joint(s, c).type != REACH_JOINT_HINGE || has_role(roles, c)) break;
                 chain[count++] = c;
             }
             for (int i = 0; i < count / 2; i++) {

@@ -46,8 +46,8 @@ static const robot_joint robot_joints[] = {
 
 /* The right side's joints are the left's mirrored through the x-z plane: named right_, at -y, a
  * roll's or yaw's limits negated and swapped (a pitch turns the same way on both sides). */
-static void robot_mirror(const robot_joint *left, char *name, char *parent, char *child, size_t size,
-                         robot_joint *right) {
+static inline void robot_mirror(const robot_joint *left, char *name, char *parent, char *child, size_t size,
+                                robot_joint *right) {
     *right = *left;
     snprintf(name, size, "right_%s", left->name + 5);
     snprintf(parent, size, strncmp(left->parent, "left_", 5) == 0 ? "right_%s" : "%s",
@@ -73,7 +73,7 @@ static const char *const robot_role_links[REACH_ROLE_COUNT] = {
     "right_foot",      NULL};
 
 /* The URDF text into buf (which must hold it); returns its length. */
-static size_t robot_urdf(char *buf, size_t size) {
+static inline size_t robot_urdf(char *buf, size_t size) {
     size_t n = (size_t)snprintf(buf, size,
                                 "<?xml version=\"1.0\"?>\n<robot name=\"test_humanoid\">\n  <link name=\"pelvis\"/>\n");
     for (int k = 0; k < 2 * ROBOT_JOINTS && n < size; k++) {
@@ -102,7 +102,7 @@ static size_t robot_urdf(char *buf, size_t size) {
 }
 
 /* The roles of a rig read from robot_urdf. */
-static reach_humanoid robot_roles(const reach_rig *rig) {
+static inline reach_humanoid robot_roles(const reach_rig *rig) {
     reach_humanoid h;
     for (int role = 0; role < REACH_ROLE_COUNT; role++) {
         const char *link = robot_role_links[role];
