@@ -28,4 +28,8 @@ int cli_info(const char *path, const cJSON *json, FILE *out, cli_error *err);
  * .urdf) rewritten as OUT's extension names (.bvh, .gltf, .glb, .json). */
 int cli_convert(const char *in, const char *out, cli_error *err);
 
+/* `reach retarget SOURCE... TARGET [--map MAP] [-o OUT] [--jobs N] [--format F]`
+ * (command_retarget.c): argv as given to the tool; returns the exit status. */
+int cli_retarget(int argc, char **argv, FILE *out, FILE *err);
+
 #endif
