@@ -46,7 +46,7 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json | de
 	cd web && npm ci --no-audit --no-fund
 	@touch $@
 
-serve: $(WEB_WASM)
+serve: $(WEB_WASM) web/node_modules/.package-lock.json
 	node web/tools/serve.mjs --port $(WEB_PORT)
 
 web-test: $(WEB_WASM) web/node_modules/.package-lock.json

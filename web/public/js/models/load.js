@@ -1,0 +1,135 @@
+// Files to models: a URDF robot (urdf.js), or a character from glTF/GLB, FBX or BVH through
+// three.js's loaders. A model is what the page shows and what it hands to the module:
+//   kind      'robot' or 'character'
+//   root      the object added to the scene
+//   space     the object whose frame the skeleton is stated in (the module's world)
+//   nodes     one object per bone, whose local transform is the bone's local pose
+//   bones     the skeleton (urdf.js's form): name, parent, position, quaternion, joint, mimic
+//   clips     the file's animations (three.js AnimationClips)
+//   skinned   whether a skinned mesh is drawn (else figure.js draws the bones)
+//   notes     what was left out, in words
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { FBXLoader } from 'three/addons/loaders/FBXLoader.js';
+import { BVHLoader } from 'three/addons/loaders/BVHLoader.js';
+import { readUrdf } from './urdf.js';
+
+export const EXTENSIONS = ['urdf', 'gltf', 'glb', 'fbx', 'bvh'];
+
+export function extensionOf(name) {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+// The robot as three.js objects: one group per link under its parent's, the URDF's z up
+// turned to three.js's y up.
+function robotModel(text) {
+  const urdf = readUrdf(text);
+  const root = new THREE.Group();
+  root.rotation.x = -Math.PI / 2;
+  const space = root;
+  const nodes = [];
+  const material = new THREE.MeshStandardMaterial({ color: 0x94a3b8, roughness: 0.5, metalness: 0.2 });
+  for (const bone of urdf.bones) {
+    const node = new THREE.Group();
+    node.name = bone.name;
+    node.position.fromArray(bone.position);
+    node.quaternion.fromArray(bone.quaternion);
+    for (const shape of bone.shapes) {
+      const geometry = shape.shape === 'box' ? new THREE.BoxGeometry(...shape.size)
+        : shape.shape === 'sphere' ? new THREE.SphereGeometry(shape.radius, 24, 16)
+          : new THREE.CylinderGeometry(shape.radius, shape.radius, shape.length, 24).rotateX(Math.PI / 2);
+      const mesh = new THREE.Mesh(geometry, material);
+      mesh.position.fromArray(shape.position);
+      mesh.quaternion.fromArray(shape.quaternion);
+      mesh.castShadow = true;
+      node.add(mesh);
+    }
+    (bone.parent < 0 ? space : nodes[bone.parent]).add(node);
+    nodes.push(node);
+  }
+  const notes = urdf.meshes ? `${urdf.meshes} mesh visuals drawn as the links between joints` : '';
+  return { kind: 'robot', title: urdf.name, root, space, nodes, bones: urdf.bones, clips: [], skinned: false, notes };
+}
+
+// A character from its three.js bones: every Bone under root, parents first (a depth-first
+// walk), each bone's parent the nearest bone above it. The skeleton's frame is the first bone's
+// parent; other top bones are stated in it too.
+function characterModel(root, clips, title) {
+  const nodes = [];
+  root.traverse((object) => {
+    if (object.isBone) nodes.push(object);
+  });
+  if (!nodes.length) throw new Error('the file has no skeleton (no bones)');
+  const space = nodes[0].parent ?? root;
+  root.updateMatrixWorld(true);
+  const spaceInverse = space.matrixWorld.clone().invert();
+  const bones = nodes.map((node) => {
+    let above = node.parent;
+    while (above && !above.isBone) above = above.parent;
+    const parent = above ? nodes.indexOf(above) : -1;
+    const position = node.position.clone(), quaternion = node.quaternion.clone();
+    if (parent < 0 && node.parent !== space) {
+      new THREE.Matrix4().multiplyMatrices(spaceInverse, node.matrixWorld).decompose(position, quaternion, new THREE.Vector3());
+    }
+    return {
+      name: node.name === 'ENDSITE' ? '' : node.name,
+      parent,
+      position: position.toArray(),
+      quaternion: quaternion.toArray(),
+      joint: { type: 'ball', axis: [1, 0, 0], min: 0, max: 0 },
+      mimic: null,
+    };
+  });
+  let skinned = false;
+  root.traverse((object) => {
+    if (object.isSkinnedMesh) skinned = true;
+    if (object.isMesh) {
+      object.castShadow = true;
+      // A skinned mesh moves with its bones, away from the bounds it was loaded with.
+      object.frustumCulled = false;
+    }
+  });
+  return { kind: 'character', title, root, space, nodes, bones, clips, skinned, notes: '' };
+}
+
+async function gltfModel(data) {
+  const gltf = await new GLTFLoader().parseAsync(data, '');
+  return characterModel(gltf.scene, gltf.animations ?? [], gltf.scene.name || '');
+}
+
+function fbxModel(data) {
+  const group = new FBXLoader().parse(data, '');
+  return characterModel(group, group.animations ?? [], group.name || '');
+}
+
+function bvhModel(text) {
+  const { skeleton, clip } = new BVHLoader().parse(text);
+  const root = new THREE.Group();
+  root.add(skeleton.bones[0]);
+  return characterModel(root, clip ? [clip] : [], '');
+}
+
+// Reads a File (or anything with name and arrayBuffer()). Throws Error with a readable message.
+export async function loadModelFile(file) {
+  const extension = extensionOf(file.name);
+  if (!EXTENSIONS.includes(extension)) {
+    throw new Error(`'.${extension}' is not a file the page reads (${EXTENSIONS.map((e) => `.${e}`).join(', ')})`);
+  }
+  const data = await file.arrayBuffer();
+  if (!data.byteLength) throw new Error('the file is empty');
+  const text = () => new TextDecoder().decode(data);
+  let model;
+  try {
+    if (extension === 'urdf') model = robotModel(text());
+    else if (extension === 'gltf' || extension === 'glb') model = await gltfModel(data);
+    else if (extension === 'fbx') model = fbxModel(data);
+    else model = bvhModel(text());
+  } catch (error) {
+    // three.js's loaders throw TypeErrors and plain strings on broken files: say which file.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(reason || 'it could not be parsed');
+  }
+  model.fileName = file.name;
+  return model;
+}
