@@ -14,6 +14,7 @@ import { playgroundChecks } from './playground.checks.mjs';
 import { layoutChecks } from './layout.checks.mjs';
 import { handlesChecks } from './handles.checks.mjs';
 import { announceChecks } from './announce.checks.mjs';
+import { modelsChecks } from './models.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
   console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
@@ -29,4 +30,5 @@ await playgroundChecks();
 await layoutChecks();
 await handlesChecks();
 await announceChecks();
+await modelsChecks();
 process.exit(summary());

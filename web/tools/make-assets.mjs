@@ -162,9 +162,10 @@ function angles(name, t) {
   const lift = Math.min(t / 0.5, 1);
   const wave = Math.sin(2 * Math.PI * 1.5 * t);
   switch (name) {
-    case 'RightArm': return [70 * lift, 0, 0]; // z, x, y in degrees: up from the T pose
-    case 'RightForeArm': return [20 * lift, 0, 35 * lift * wave];
-    case 'RightHand': return [0, 0, 15 * wave * lift];
+    // z, x, y in degrees. The right arm lies along -x: a turn by -70° about z lifts it.
+    case 'RightArm': return [-70 * lift, 0, 0];
+    case 'RightForeArm': return [(-30 - 25 * wave) * lift, 0, 0];
+    case 'RightHand': return [-10 * wave * lift, 0, 0];
     case 'Head': return [0, 0, -20 * lift];
     case 'Spine': return [3 * Math.sin(2 * Math.PI * 0.5 * t), 0, 0];
     case 'LeftArm': return [-60 * lift, 0, 0];

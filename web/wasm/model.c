@@ -162,6 +162,25 @@ int reach_wasm_model_rest(void) {
     return REACH_OK;
 }
 
+int reach_wasm_model_middle(void) {
+    if (model.count < 1) return REACH_ERROR_BAD_CHAIN;
+    reach_skeleton skeleton = skeleton_of(&model);
+    reach_real middle[REACH_WASM_MODEL_MAX_BONES];
+    int count = 0;
+    for (int b = 0; b < model.count; b++)
+        if (reach_joint_has_value(model.joints[b].type))
+            middle[count++] = (model.joints[b].min + model.joints[b].max) / 2;
+    reach_pose_rest(&skeleton, local);
+    /* Clamped: a mimic follower's derived value may lie outside its own range. */
+    reach_status status = reach_pose_set_values(&skeleton, middle, count, 1, local);
+    if (status != REACH_OK) return (int)status;
+    refresh();
+    angle_residual = 0;
+    reach_wasm_result result = {0, 0, 1, 0, reach_vec3_zero()};
+    reach_wasm_report(&result);
+    return REACH_OK;
+}
+
 int reach_wasm_model_set_local(int bone, reach_real tx, reach_real ty, reach_real tz, reach_real qx, reach_real qy,
                                reach_real qz, reach_real qw) {
     const reach_real numbers[] = {tx, ty, tz, qx, qy, qz, qw};

@@ -192,6 +192,9 @@ int REACH_WASM_EXPORT(reach_wasm_model_name)(int bone);
 int REACH_WASM_EXPORT(reach_wasm_model_finish)(int natural_limits);
 int REACH_WASM_EXPORT(reach_wasm_model_bad_bone)(void);
 int REACH_WASM_EXPORT(reach_wasm_model_rest)(void);
+/* Poses every hinge and prismatic joint at the middle of its range: a robot's start, away from
+ * its limits and from the stretched-out pose where its Jacobian loses rank. */
+int REACH_WASM_EXPORT(reach_wasm_model_middle)(void);
 /* Sets one bone's local transform (a clip's frame); the world transforms follow. */
 int REACH_WASM_EXPORT(reach_wasm_model_set_local)(int bone, reach_real tx, reach_real ty, reach_real tz, reach_real qx,
                                                   reach_real qy, reach_real qz, reach_real qw);

@@ -98,13 +98,29 @@ async function gltfModel(data) {
   return characterModel(gltf.scene, gltf.animations ?? [], gltf.scene.name || '');
 }
 
+// Runs a loader's parse and gives back what it logged: three.js's FBX and BVH loaders log a
+// broken file's faults to the console before they throw, and the page says them instead.
+function quietly(parse) {
+  const said = [];
+  const { error, warn } = console;
+  console.error = console.warn = (...words) => said.push(words.join(' ').replace(/^THREE\.\w+: /, ''));
+  try {
+    return parse();
+  } catch (failure) {
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    throw new Error([...said, reason.replace(/^THREE\.\w+: /, '')].filter(Boolean).join('; '));
+  } finally {
+    Object.assign(console, { error, warn });
+  }
+}
+
 function fbxModel(data) {
-  const group = new FBXLoader().parse(data, '');
+  const group = quietly(() => new FBXLoader().parse(data, ''));
   return characterModel(group, group.animations ?? [], group.name || '');
 }
 
 function bvhModel(text) {
-  const { skeleton, clip } = new BVHLoader().parse(text);
+  const { skeleton, clip } = quietly(() => new BVHLoader().parse(text));
   const root = new THREE.Group();
   root.add(skeleton.bones[0]);
   return characterModel(root, clip ? [clip] : [], '');

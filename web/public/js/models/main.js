@@ -227,7 +227,7 @@ function show(model) {
   app.figure = new Figure(model.bones, moving, size, model.skinned);
   model.space.add(app.figure.group);
   app.effector = model.kind === 'robot' ? defaultEffector(model.bones) : model.bones.length - 1;
-  app.outcome = module.rest();
+  app.outcome = startPose();
   applyPose();
   app.view.frame(box);
   app.size = size;
@@ -237,6 +237,12 @@ function show(model) {
   showPanel();
   if (model.clips.length) useClip(model.clips[0], '');
   showReadout();
+}
+
+// A robot starts with its joints in the middle of their ranges (a URDF's zero pose is often
+// stretched out straight, where its Jacobian loses rank); a character in its rest pose.
+function startPose() {
+  return app.model.kind === 'robot' ? app.module.middle() : app.module.rest();
 }
 
 // ---- clips -----------------------------------------------------------------------------------
@@ -250,7 +256,7 @@ function useClip(clip, message) {
   $('clip-section').hidden = false;
   $('clip-summary').textContent = `${clip.name || 'clip'}: ${clip.duration.toFixed(2)} s, ${clip.tracks.length} tracks` +
     (message ? ` (${message})` : '');
-  if (message) showMessage(message);
+  app.clipSource = message;
 }
 
 function playClip() {
@@ -260,6 +266,7 @@ function playClip() {
   app.action.paused = false;
   app.action.play();
   $('clip-play').textContent = 'pause';
+  showReadout();
   app.view.animate((seconds) => {
     if (!app.playing) return false;
     app.mixer.update(seconds);
@@ -410,6 +417,8 @@ function wireInput() {
   $('model-orient').addEventListener('change', () => {
     app.orientation = $('model-orient').checked;
     if (!app.orientation) app.rotating = false;
+    // The handle takes the tool's present frame, so nothing jumps when orientation starts counting.
+    if (app.orientation) app.handles.tool.mesh.quaternion.copy(boneInScene(app.effector).quaternion);
     $('gizmo-mode').disabled = !app.orientation;
     select(app.selected);
     solve();
@@ -422,9 +431,9 @@ function wireInput() {
   });
   $('model-look').addEventListener('change', solve);
   $('clip-play').addEventListener('click', () => (app.playing ? stopClip() : playClip()));
-  $('model-rest').addEventListener('click', () => {
+  $('model-start').addEventListener('click', () => {
     stopClip();
-    app.outcome = app.module.rest();
+    app.outcome = startPose();
     applyPose();
     placeHandles();
     showReadout();
@@ -455,7 +464,8 @@ function snapshot() {
   const handles = {};
   for (const [name, { mesh, bone }] of Object.entries(app.handles)) {
     handles[name] = { bone, world: mesh.position.toArray(), target: toSpace(mesh.position),
-      screen: view.toScreen(mesh.position), boneAt: module().world()[bone].position };
+      screen: view.toScreen(mesh.position), boneAt: module().world()[bone].position,
+      drawnAt: model.nodes[bone].getWorldPosition(new THREE.Vector3()).toArray() };
   }
   const copy = {
     ready: true,
@@ -475,7 +485,8 @@ function snapshot() {
     values: model.kind === 'robot' ? namedValues() : [],
     readout: [...document.querySelectorAll('#readout dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]),
     ...outcome,
-    clip: app.mixer ? { name: app.clip.name, duration: app.clip.duration, playing: app.playing, time: app.action.time } : null,
+    clip: app.mixer ? { name: app.clip.name, duration: app.clip.duration, playing: app.playing, time: app.action.time,
+      source: app.clipSource } : null,
     message: app.message,
     renders: view.renders,
   };

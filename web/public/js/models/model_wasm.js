@@ -3,7 +3,7 @@
 
 export const MODEL_EXPORTS = ['reach_wasm_model_begin', 'reach_wasm_model_bone', 'reach_wasm_model_joint',
   'reach_wasm_model_mimic', 'reach_wasm_model_name_buffer', 'reach_wasm_model_name', 'reach_wasm_model_finish',
-  'reach_wasm_model_bad_bone', 'reach_wasm_model_rest', 'reach_wasm_model_set_local', 'reach_wasm_model_bone_count',
+  'reach_wasm_model_bad_bone', 'reach_wasm_model_rest', 'reach_wasm_model_middle', 'reach_wasm_model_set_local', 'reach_wasm_model_bone_count',
   'reach_wasm_model_local', 'reach_wasm_model_world', 'reach_wasm_model_value_count', 'reach_wasm_model_values',
   'reach_wasm_model_is_humanoid', 'reach_wasm_model_humanoid_bone', 'reach_wasm_model_angle_residual',
   'reach_wasm_model_solve', 'reach_wasm_model_body_target', 'reach_wasm_model_body_look_at',
@@ -98,6 +98,11 @@ export class ModelModule {
 
   rest() {
     return this.report(this.e.reach_wasm_model_rest());
+  }
+
+  // Every hinge and prismatic joint at the middle of its range.
+  middle() {
+    return this.report(this.e.reach_wasm_model_middle());
   }
 
   // One effector to a position (and a rotation, when given), by the solver's id.
