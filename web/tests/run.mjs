@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { summary } from './harness.mjs';
 import { WASM } from './support.mjs';
 import { moduleChecks } from './module.checks.mjs';
+import { modelChecks } from './model.checks.mjs';
 import { jacobianChecks } from './jacobian.checks.mjs';
 import { robotChecks } from './robot.checks.mjs';
 import { walker3dChecks } from './walker3d.checks.mjs';
@@ -21,6 +22,7 @@ if (!fs.existsSync(WASM)) {
   process.exit(1);
 }
 await moduleChecks();
+await modelChecks();
 await jacobianChecks();
 await robotChecks();
 await walker3dChecks();
