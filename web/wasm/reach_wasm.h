@@ -66,8 +66,8 @@ int REACH_WASM_EXPORT(reach_wasm_fabrik)(reach_real target_x, reach_real target_
                                          reach_real limit, int max_iterations);
 int REACH_WASM_EXPORT(reach_wasm_ccd)(reach_real target_x, reach_real target_y, reach_real target_z, int dimensions,
                                       reach_real limit, int max_iterations);
-/* The Jacobian family (include/reach/jacobian.h) on the same chain, with the same joints (except
- * that the 2-D root may turn a full turn either way); method is a reach_jacobian_method. */
+/* The Jacobian family (include/reach/jacobian.h) on the same chain, with the same joints; method
+ * is a reach_jacobian_method. */
 int REACH_WASM_EXPORT(reach_wasm_jacobian)(reach_real target_x, reach_real target_y, reach_real target_z,
                                            int dimensions, reach_real limit, int max_iterations, int method);
 
