@@ -35,12 +35,12 @@ async function picture(page) {
 const changed = (a, b) => a.filter((v, i) => Math.abs(v - b[i]) > 8).length / a.length;
 const spread = (pixels) => Math.max(...pixels) - Math.min(...pixels);
 
-async function openThroughInput(page, file, expectName = path.basename(file)) {
+async function openThroughInput(page, file, expectName = path.basename(String(file))) {
   await page.setInputFiles('#model-file', file);
   await page.waitForFunction((name) => window.reachState?.file === name || window.reachState?.message,
     expectName, { timeout: 10000 });
   // A clip from another file arrives on the model shown: wait for it too.
-  if (file.endsWith('.bvh') && expectName !== path.basename(file)) {
+  if (String(file).endsWith('.bvh') && expectName !== path.basename(String(file))) {
     await page.waitForFunction(() => window.reachState?.clip, null, { timeout: 10000 });
   }
   return state(page);
@@ -212,6 +212,37 @@ export async function modelsChecks() {
       await page.waitForFunction(() => window.reachState.file === 'dropped-panda.urdf', null, { timeout: 10000 });
       const s = await state(page);
       expect(s.kind === 'robot' && s.message === '', `dropped: ${s.kind}, ${s.message}`);
+    });
+
+    await check('a URDF chosen with its STL mesh draws the mesh on its link', async () => {
+      // A base and an arm on one hinge; the arm's visual is a mesh named by a package:// path.
+      const urdf = '<robot name="meshed"><link name="base"><visual><geometry><box size="0.2 0.2 0.1"/></geometry>' +
+        '</visual></link><link name="arm"><visual><geometry><mesh filename="package://demo/meshes/Block.stl" ' +
+        'scale="1 1 1"/></geometry></visual></link><joint name="turn" type="revolute"><parent link="base"/>' +
+        '<child link="arm"/><origin xyz="0 0 0.3"/><axis xyz="0 1 0"/><limit lower="-1" upper="1"/></joint></robot>';
+      // A 0.3 × 0.1 × 0.1 block as an ASCII STL: 12 triangles (normals left to the loader).
+      const corners = (x, y, z) => [x ? 0.3 : 0, y ? 0.05 : -0.05, z ? 0.05 : -0.05];
+      const quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+      const points = Array.from({ length: 8 }, (_, i) => corners(i & 4, i & 2, i & 1));
+      const facets = quads.flatMap(([a, b, c, d]) => [[a, b, c], [a, c, d]]).map((tri) =>
+        `facet normal 0 0 0\nouter loop\n${tri.map((i) => `vertex ${points[i].join(' ')}`).join('\n')}\nendloop\nendfacet`);
+      const stl = `solid block\n${facets.join('\n')}\nendsolid block\n`;
+      const bare = await openThroughInput(page, { name: 'meshed.urdf', mimeType: 'application/xml', buffer: Buffer.from(urdf) },
+        'meshed.urdf');
+      expect(bare.meshesDrawn === 0 && bare.message === '', `without its mesh: ${bare.meshesDrawn} drawn, '${bare.message}'`);
+      const without = await picture(page);
+      await page.setInputFiles('#model-file', [
+        { name: 'meshed.urdf', mimeType: 'application/xml', buffer: Buffer.from(urdf) },
+        { name: 'block.stl', mimeType: 'model/stl', buffer: Buffer.from(stl) },
+      ]);
+      await page.waitForFunction(() => window.reachState.meshesDrawn === 1, null, { timeout: 10000 });
+      const s = await state(page);
+      expect(s.file === 'meshed.urdf' && s.message === '', `with its mesh: ${s.file}, '${s.message}'`);
+      const fraction = changed(without, await picture(page));
+      expect(fraction > 0.003, `the mesh changed ${(fraction * 100).toFixed(2)} % of the picture`);
+      await page.setInputFiles('#model-file', { name: 'block.stl', mimeType: 'model/stl', buffer: Buffer.from(stl) });
+      await page.waitForFunction(() => window.reachState.message !== '', null, { timeout: 10000 });
+      expect(/with the URDF/.test((await state(page)).message), 'a mesh alone was not refused with a reason');
     });
 
     await check('broken files are refused with a message; the model shown stays and the page is drawn', async () => {

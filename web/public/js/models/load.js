@@ -7,24 +7,26 @@
 //   bones     the skeleton (urdf.js's form): name, parent, position, quaternion, joint, mimic
 //   clips     the file's animations (three.js AnimationClips)
 //   skinned   whether a skinned mesh is drawn (else figure.js draws the bones)
+//   meshesDrawn  a robot's mesh visuals drawn from the files dropped with it
 //   notes     what was left out, in words
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { FBXLoader } from 'three/addons/loaders/FBXLoader.js';
 import { BVHLoader } from 'three/addons/loaders/BVHLoader.js';
 import { readUrdf } from './urdf.js';
+import { extensionOf } from './files.js';
+import { meshFor } from './meshes.js';
+
+export { extensionOf };
 
 export const EXTENSIONS = ['urdf', 'gltf', 'glb', 'fbx', 'bvh'];
 
-export function extensionOf(name) {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
-}
 
 // The robot as three.js objects: one group per link under its parent's, the URDF's z up
-// turned to three.js's y up.
-function robotModel(text) {
+// turned to three.js's y up. meshFiles: the files dropped with it, by lower-case name.
+function robotModel(text, meshFiles) {
   const urdf = readUrdf(text);
+  let drawn = 0;
   const root = new THREE.Group();
   root.rotation.x = -Math.PI / 2;
   const space = root;
@@ -45,11 +47,32 @@ function robotModel(text) {
       mesh.castShadow = true;
       node.add(mesh);
     }
+    for (const visual of bone.meshVisuals) {
+      let mesh;
+      try {
+        mesh = meshFor(visual.filename, meshFiles, material);
+      } catch (error) {
+        throw new Error(`mesh '${visual.filename}': ${error.message}`);
+      }
+      if (!mesh) continue;
+      mesh.position.fromArray(visual.position);
+      mesh.quaternion.fromArray(visual.quaternion);
+      mesh.scale.fromArray(visual.scale);
+      mesh.traverse((part) => {
+        if (part.isMesh) part.castShadow = true;
+      });
+      node.add(mesh);
+      drawn++;
+    }
     (bone.parent < 0 ? space : nodes[bone.parent]).add(node);
     nodes.push(node);
   }
-  const notes = urdf.meshes ? `${urdf.meshes} mesh visuals drawn as the links between joints` : '';
-  return { kind: 'robot', title: urdf.name, root, space, nodes, bones: urdf.bones, clips: [], skinned: false, notes };
+  const missing = urdf.meshes - drawn;
+  const notes = [drawn ? `${drawn} meshes from the files dropped with it` : '',
+    missing ? `${missing} mesh visuals drawn as the links between joints (drop their files with the URDF)` : '']
+    .filter(Boolean).join('; ');
+  return { kind: 'robot', title: urdf.name, root, space, nodes, bones: urdf.bones, clips: [], skinned: false,
+    meshesDrawn: drawn, notes };
 }
 
 // A character from its three.js bones: every Bone under root, parents first (a depth-first
@@ -126,8 +149,9 @@ function bvhModel(text) {
   return characterModel(root, clip ? [clip] : [], '');
 }
 
-// Reads a File (or anything with name and arrayBuffer()). Throws Error with a readable message.
-export async function loadModelFile(file) {
+// Reads a File (or anything with name and arrayBuffer()), with the mesh files dropped along
+// (a Map of lower-case name → { name, data }). Throws Error with a readable message.
+export async function loadModelFile(file, meshFiles = new Map()) {
   const extension = extensionOf(file.name);
   if (!EXTENSIONS.includes(extension)) {
     throw new Error(`'.${extension}' is not a file the page reads (${EXTENSIONS.map((e) => `.${e}`).join(', ')})`);
@@ -137,7 +161,7 @@ export async function loadModelFile(file) {
   const text = () => new TextDecoder().decode(data);
   let model;
   try {
-    if (extension === 'urdf') model = robotModel(text());
+    if (extension === 'urdf') model = robotModel(text(), meshFiles);
     else if (extension === 'gltf' || extension === 'glb') model = await gltfModel(data);
     else if (extension === 'fbx') model = fbxModel(data);
     else model = bvhModel(text());

@@ -9,7 +9,8 @@ import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { loadReach } from '../reach.js';
 import { View3d } from './view3d.js';
 import { Figure } from './figure.js';
-import { extensionOf, loadModelFile } from './load.js';
+import { EXTENSIONS, extensionOf, loadModelFile } from './load.js';
+import { MESH_EXTENSIONS } from './meshes.js';
 import { BODY_PARTS, EFFECTOR_SOLVERS, MODEL_EXPORTS, ModelModule, PART_ROLES } from './model_wasm.js';
 
 const $ = (id) => document.getElementById(id);
@@ -186,11 +187,29 @@ function clipFitsShown(clip) {
   return clip.tracks.every((track) => names.has(track.name.split('.')[0]));
 }
 
-async function openFile(file) {
+// Files chosen or dropped together: the first one the page reads as a model (a URDF first),
+// with mesh files for a URDF's visuals.
+async function openFiles(files) {
+  const models = files.filter((f) => EXTENSIONS.includes(extensionOf(f.name)));
+  const main = models.find((f) => extensionOf(f.name) === 'urdf') ?? models[0] ?? files[0];
+  const meshes = new Map();
+  for (const file of files) {
+    if (MESH_EXTENSIONS.includes(extensionOf(file.name))) {
+      meshes.set(file.name.toLowerCase(), { name: file.name, data: await file.arrayBuffer() });
+    }
+  }
+  if (!models.length && meshes.size) {
+    showMessage(`Could not read ${files.map((f) => f.name).join(', ')}: mesh files are drawn only with the URDF that names them; choose them together`);
+    return false;
+  }
+  return openFile(main, meshes);
+}
+
+async function openFile(file, meshes = new Map()) {
   showMessage('');
   let model;
   try {
-    model = await loadModelFile(file);
+    model = await loadModelFile(file, meshes);
   } catch (error) {
     showMessage(`Could not read ${file.name}: ${error.message}`);
     return false;
@@ -224,7 +243,7 @@ function show(model) {
   model.root.updateMatrixWorld(true);
   const box = modelSize(model);
   const size = box.getSize(new THREE.Vector3()).length() || 1;
-  app.figure = new Figure(model.bones, moving, size, model.skinned);
+  app.figure = new Figure(model.bones, moving, size, model.skinned || model.meshesDrawn > 0);
   model.space.add(app.figure.group);
   app.effector = model.kind === 'robot' ? defaultEffector(model.bones) : model.bones.length - 1;
   app.outcome = startPose();
@@ -385,8 +404,8 @@ function wireInput() {
   });
 
   $('model-file').addEventListener('change', async () => {
-    const file = $('model-file').files[0];
-    if (file) await openFile(file);
+    const files = [...$('model-file').files];
+    if (files.length) await openFiles(files);
     $('model-file').value = '';
   });
   const zone = $('drop-zone');
@@ -398,8 +417,8 @@ function wireInput() {
   zone.addEventListener('drop', async (event) => {
     event.preventDefault();
     zone.classList.remove('dropping');
-    const file = event.dataTransfer.files[0];
-    if (file) await openFile(file);
+    const files = [...event.dataTransfer.files];
+    if (files.length) await openFiles(files);
   });
   for (const button of document.querySelectorAll('button.sample')) {
     button.addEventListener('click', () => openSample(button.dataset.file));
@@ -474,6 +493,7 @@ function snapshot() {
     mode: app.mode,
     humanoid: app.module.humanoid,
     skinned: model.skinned,
+    meshesDrawn: model.meshesDrawn ?? 0,
     bones: model.bones.length,
     boneNames: model.bones.map((bone) => bone.name),
     solver: app.solver,

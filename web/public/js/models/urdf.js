@@ -1,8 +1,9 @@
 // URDF in the browser: the robot's kinematic tree read with the browser's DOMParser, as the
 // skeleton the module takes (one bone per link, its joint the one that carries it from its
-// parent) and the primitive shapes its links are drawn with. Mesh files are not fetched: a
-// robot whose links are meshes is drawn from its joints (figure.js), and never fails for a
-// missing mesh. Errors are thrown as Error with a message that names the element at fault.
+// parent), the primitive shapes its links are drawn with and the mesh files they name. Mesh
+// files are never fetched: those dropped with the URDF are drawn (meshes.js), and a robot
+// whose meshes are missing is drawn from its joints (figure.js) rather than failing. Errors are
+// thrown as Error with a message that names the element at fault.
 import * as THREE from 'three';
 
 const JOINT_TYPES = ['revolute', 'continuous', 'prismatic', 'fixed'];
@@ -35,7 +36,7 @@ const childrenNamed = (element, name) => [...element.children].filter((c) => c.t
 
 function shapes(link) {
   const out = [];
-  let meshes = 0;
+  const meshes = [];
   for (const visual of childrenNamed(link, 'visual')) {
     const geometry = childrenNamed(visual, 'geometry')[0]?.children[0];
     if (!geometry) continue;
@@ -48,8 +49,9 @@ function shapes(link) {
         length: number(geometry.getAttribute('length'), null, `${what} length`), ...where });
     } else if (geometry.tagName === 'sphere') {
       out.push({ shape: 'sphere', radius: number(geometry.getAttribute('radius'), null, `${what} radius`), ...where });
-    } else if (geometry.tagName === 'mesh') {
-      meshes++;
+    } else if (geometry.tagName === 'mesh' && geometry.getAttribute('filename')) {
+      meshes.push({ filename: geometry.getAttribute('filename'),
+        scale: numbers(geometry.getAttribute('scale'), 3, [1, 1, 1], `${what} scale`), ...where });
     }
   }
   return { shapes: out.filter((s) => [s.size, s.radius, s.length].every((v) => v !== null)), meshes };
@@ -57,8 +59,8 @@ function shapes(link) {
 
 // Reads a URDF document. Returns { name, bones, meshes }: bones root first, parents before
 // children, each { name, jointName, parent, position, quaternion, joint: { type, axis, min, max },
-// mimic: { leader, multiplier, offset } or null, shapes }; meshes counts the mesh visuals not
-// drawn.
+// mimic: { leader, multiplier, offset } or null, shapes, meshVisuals: { filename, scale,
+// position, quaternion } }; meshes counts the mesh visuals.
 export function readUrdf(text) {
   const document = new DOMParser().parseFromString(text, 'application/xml');
   const error = document.querySelector('parsererror');
@@ -111,10 +113,10 @@ export function readUrdf(text) {
   const boneOfJoint = new Map();
   const bones = order.map(({ name, parent }, index) => {
     const joint = jointOf.get(name);
-    const { shapes: drawn, meshes } = shapes(links.get(name));
+    const { shapes: drawn, meshes: meshVisuals } = shapes(links.get(name));
     if (!joint) {
       return { name, jointName: '', parent, position: [0, 0, 0], quaternion: [0, 0, 0, 1],
-        joint: { type: 'fixed', axis: [1, 0, 0], min: 0, max: 0 }, mimic: null, shapes: drawn, meshes };
+        joint: { type: 'fixed', axis: [1, 0, 0], min: 0, max: 0 }, mimic: null, shapes: drawn, meshVisuals };
     }
     const jointName = joint.getAttribute('name') ?? '';
     boneOfJoint.set(jointName, index);
@@ -135,7 +137,7 @@ export function readUrdf(text) {
     const kind = type === 'prismatic' ? 'prismatic' : type === 'fixed' ? 'fixed' : 'hinge';
     return { name, jointName, parent, ...origin(childrenNamed(joint, 'origin')[0], what),
       joint: { type: kind, axis, min, max }, mimicElement: childrenNamed(joint, 'mimic')[0] ?? null,
-      shapes: drawn, meshes };
+      shapes: drawn, meshVisuals };
   });
   for (const bone of bones) {
     const element = bone.mimicElement;
@@ -152,5 +154,6 @@ export function readUrdf(text) {
       offset: number(element.getAttribute('offset'), 0, `joint '${bone.jointName}' mimic offset`),
     };
   }
-  return { name: robot.getAttribute('name') ?? '', bones, meshes: bones.reduce((sum, b) => sum + b.meshes, 0) };
+  return { name: robot.getAttribute('name') ?? '', bones,
+    meshes: bones.reduce((sum, b) => sum + b.meshVisuals.length, 0) };
 }
