@@ -248,7 +248,9 @@ function show(model) {
   app.effector = model.kind === 'robot' ? defaultEffector(model.bones) : model.bones.length - 1;
   app.outcome = startPose();
   applyPose();
-  app.view.frame(box);
+  // Framed as it starts (a robot's start pose is not its rest pose).
+  model.root.updateMatrixWorld(true);
+  app.view.frame(modelSize(model));
   app.size = size;
   app.lookAt = null;
   app.rotating = false;
@@ -401,6 +403,27 @@ function wireInput() {
     if (!point) return;
     app.lookAt = point;
     solve();
+  });
+
+  // The keyboard: the arrow keys move the picked handle in the plane facing the viewer (with
+  // Shift, five times as far), N picks the next handle.
+  canvas.addEventListener('keydown', (event) => {
+    if (!app.model || app.playing) return;
+    const names = Object.keys(app.handles);
+    if (event.key === 'n' || event.key === 'N') {
+      select(names[(names.indexOf(app.selected) + 1) % names.length]);
+      $('key-status').textContent = `The arrow keys move the ${PART_NAMES[app.selected]}.`;
+      return;
+    }
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
+    if (!steps) return;
+    event.preventDefault();
+    const step = app.size * 0.01 * (event.shiftKey ? 5 : 1);
+    const right = new THREE.Vector3().setFromMatrixColumn(view.camera.matrixWorld, 0);
+    const up = new THREE.Vector3().setFromMatrixColumn(view.camera.matrixWorld, 1);
+    app.handles[app.selected].mesh.position.addScaledVector(right, steps[0] * step).addScaledVector(up, steps[1] * step);
+    solve();
+    announce();
   });
 
   $('model-file').addEventListener('change', async () => {

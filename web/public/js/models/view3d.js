@@ -59,7 +59,10 @@ export class View3d {
     this.floor.position.set(centre.x, ground, centre.z);
     this.grid.scale.setScalar(radius * 2.5);
     this.grid.position.set(centre.x, ground + radius * 1e-3, centre.z);
-    const distance = radius / Math.sin((this.camera.fov * Math.PI) / 360) * 1.1;
+    // Far enough for the narrower of the two fields of view (a phone's canvas is tall).
+    const vertical = (this.camera.fov * Math.PI) / 180;
+    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * this.camera.aspect);
+    const distance = (radius / Math.sin(Math.min(vertical, horizontal) / 2)) * 1.1;
     const direction = new THREE.Vector3(0.55, 0.35, 0.75).normalize();
     this.camera.position.copy(centre).addScaledVector(direction, distance);
     this.camera.near = distance / 100;
