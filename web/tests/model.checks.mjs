@@ -3,7 +3,9 @@
 // forward kinematics in double says, a robot's tool reaches targets its joints can reach while
 // every joint stays in range, the full-body puppet puts hands on their targets and keeps the feet,
 // and bad input is refused and changes nothing.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { BVHLoader } from 'three/addons/loaders/BVHLoader.js';
 import { check, expect, expectNear } from './harness.mjs';
@@ -82,6 +84,20 @@ function bvhBones(file) {
 const flat = (transforms) => transforms.flatMap((t) => [...t.position, ...t.quaternion]);
 
 export async function modelChecks() {
+  await check('model: the shipped figure and clip are what web/tools/make-assets.mjs writes', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'reach-assets-'));
+    try {
+      const run = spawnSync(process.execPath, [path.join(REPO, 'web', 'tools', 'make-assets.mjs'), folder], { encoding: 'utf8' });
+      expect(run.status === 0, `make-assets failed: ${run.stderr}`);
+      for (const file of ['figure.gltf', 'wave.bvh']) {
+        const shipped = fs.readFileSync(path.join(REPO, 'web', 'public', 'assets', file));
+        expect(shipped.equals(fs.readFileSync(path.join(folder, file))), `${file} differs from what the script writes`);
+      }
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   await check('model: 40 seeded random trees pose as an independent forward kinematics says', () => {
     const next = random(3001);
     for (let k = 0; k < 40; k++) {

@@ -3,12 +3,12 @@
 // box per bone, and wave.bvh, a 2-second clip of the same skeleton waving its right hand. Both
 // are the project's own, made here from the bone table below; run this again after changing it.
 //
-//   node web/tools/make-assets.mjs
+//   node web/tools/make-assets.mjs [FOLDER]     (web/public/assets by default)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'assets');
+const OUT = process.argv[2] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'assets');
 
 // name, parent, offset from the parent's joint, and the box around the bone toward its child:
 // [width across, depth] (0: no box; the last bones of each limb only end it).

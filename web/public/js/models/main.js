@@ -11,7 +11,7 @@ import { View3d } from './view3d.js';
 import { Figure } from './figure.js';
 import { EXTENSIONS, extensionOf, loadModelFile } from './load.js';
 import { MESH_EXTENSIONS } from './meshes.js';
-import { BODY_PARTS, EFFECTOR_SOLVERS, MODEL_EXPORTS, ModelModule, PART_ROLES } from './model_wasm.js';
+import { EFFECTOR_SOLVERS, MODEL_EXPORTS, ModelModule, PART_ROLES } from './model_wasm.js';
 
 const $ = (id) => document.getElementById(id);
 const DEGREES = 180 / Math.PI;
@@ -123,7 +123,7 @@ function clearHandles() {
 
 function makeHandles(size) {
   clearHandles();
-  const { model, module } = app;
+  const { module } = app;
   const names = app.mode === 'puppet' ? PUPPET_PARTS : ['tool'];
   for (const name of names) {
     const bone = name === 'tool' ? app.effector : module.humanoidBone(PART_ROLES[name]);
@@ -138,7 +138,6 @@ function makeHandles(size) {
   }
   placeHandles();
   select(names.includes('rightHand') ? 'rightHand' : names[0]);
-  void model;
 }
 
 function select(name) {
@@ -506,7 +505,7 @@ function snapshot() {
   const handles = {};
   for (const [name, { mesh, bone }] of Object.entries(app.handles)) {
     handles[name] = { bone, world: mesh.position.toArray(), target: toSpace(mesh.position),
-      screen: view.toScreen(mesh.position), boneAt: module().world()[bone].position,
+      screen: view.toScreen(mesh.position), boneAt: app.module.world()[bone].position,
       drawnAt: model.nodes[bone].getWorldPosition(new THREE.Vector3()).toArray() };
   }
   const copy = {
@@ -524,7 +523,7 @@ function snapshot() {
     orientation: app.orientation,
     selected: app.selected,
     handles,
-    world: module().world(),
+    world: app.module.world(),
     values: model.kind === 'robot' ? namedValues() : [],
     readout: [...document.querySelectorAll('#readout dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]),
     ...outcome,
@@ -535,8 +534,6 @@ function snapshot() {
   };
   return JSON.parse(JSON.stringify(copy));
 }
-
-const module = () => app.module;
 
 async function start() {
   const canvas = $('view');
