@@ -167,8 +167,9 @@ function defaultEffector(bones) {
 function modelSize(model) {
   const box = new THREE.Box3();
   for (const { position } of boneWorldPositions()) box.expandByPoint(position);
-  model.root.traverse((object) => {
-    if (object.isMesh && !object.isSkinnedMesh) box.expandByObject(object);
+  // Only what is seen: a rod of a bone of no length is hidden, not sized.
+  model.root.traverseVisible((object) => {
+    if (object.isMesh && !object.isSkinnedMesh) box.expandByObject(object, true);
   });
   return box;
 }
