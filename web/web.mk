@@ -34,7 +34,7 @@ $(WEB_BUILD)/obj/glue/%.o: web/wasm/%.c | deps-build+web
 	@mkdir -p $(@D)
 	$(WEB_CC) $(WEB_CFLAGS) -c $< -o $@
 
-$(WEB_WASM): $(WEB_LIB_OBJECTS) $(WEB_GLUE_OBJECTS) web/tools/check-wasm.mjs web/public/js/reach.js $(wildcard web/public/js/solvers/*.js)
+$(WEB_WASM): $(WEB_LIB_OBJECTS) $(WEB_GLUE_OBJECTS) web/tools/check-wasm.mjs web/public/js/reach.js $(wildcard web/public/js/solvers/*.js) web/public/js/models/model_wasm.js
 	$(WEB_CC) $(WEB_LDFLAGS) -o $@.tmp $(WEB_LIB_OBJECTS) $(WEB_GLUE_OBJECTS)
 	node web/tools/check-wasm.mjs $@.tmp
 	mv $@.tmp $@
@@ -46,7 +46,7 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json | de
 	cd web && npm ci --no-audit --no-fund
 	@touch $@
 
-serve: $(WEB_WASM)
+serve: $(WEB_WASM) web/node_modules/.package-lock.json
 	node web/tools/serve.mjs --port $(WEB_PORT)
 
 web-test: $(WEB_WASM) web/node_modules/.package-lock.json

@@ -10,8 +10,9 @@ const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-// Opens the page and collects what it logs. close() undoes everything open() did.
-export async function openPlayground({ width = 1200, height = 760 } = {}) {
+// Opens the page (index.html, or the page named by path) and collects what it logs. close()
+// undoes everything open() did.
+export async function openPlayground({ width = 1200, height = 760, path: pagePath = '' } = {}) {
   const { server, url } = await startServer({ port: 0 });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reach-web-test-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -35,7 +36,7 @@ export async function openPlayground({ width = 1200, height = 760 } = {}) {
     fs.rmSync(profile, { recursive: true, force: true });
   };
   try {
-    await page.goto(url);
+    await page.goto(url + pagePath);
     await page.waitForFunction(() => window.reachState?.ready, null, { timeout: 10000 });
   } catch (error) {
     await close();

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { summary } from './harness.mjs';
 import { WASM } from './support.mjs';
 import { moduleChecks } from './module.checks.mjs';
+import { modelChecks } from './model.checks.mjs';
 import { jacobianChecks } from './jacobian.checks.mjs';
 import { robotChecks } from './robot.checks.mjs';
 import { walker3dChecks } from './walker3d.checks.mjs';
@@ -14,12 +15,14 @@ import { playgroundChecks } from './playground.checks.mjs';
 import { layoutChecks } from './layout.checks.mjs';
 import { handlesChecks } from './handles.checks.mjs';
 import { announceChecks } from './announce.checks.mjs';
+import { modelsChecks } from './models.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
   console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
   process.exit(1);
 }
 await moduleChecks();
+await modelChecks();
 await jacobianChecks();
 await robotChecks();
 await walker3dChecks();
@@ -29,4 +32,5 @@ await playgroundChecks();
 await layoutChecks();
 await handlesChecks();
 await announceChecks();
+await modelsChecks();
 process.exit(summary());

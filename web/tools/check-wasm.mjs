@@ -1,11 +1,12 @@
-// Checks a freshly linked reach.wasm against what the page expects of it, before the build
-// installs it: no imports (the page passes none), every export reach.js calls, and at least
-// one solver module whose entry points are there. Prints what the page will offer.
+// Checks a freshly linked reach.wasm against what the pages expect of it, before the build
+// installs it: no imports (the pages pass none), every export reach.js and the models page call,
+// and at least one solver module whose entry points are there. Prints what the page will offer.
 //
 //   node web/tools/check-wasm.mjs build/web/reach.wasm
 import fs from 'node:fs';
 import { Reach } from '../public/js/reach.js';
 import { SOLVERS, availableSolvers } from '../public/js/solvers/index.js';
+import { MODEL_EXPORTS } from '../public/js/models/model_wasm.js';
 
 const file = process.argv[2];
 const bytes = fs.readFileSync(file);
@@ -22,6 +23,11 @@ try {
   reach = new Reach(instance.exports);
 } catch (error) {
   console.error(`${file}: ${error.message}`);
+  process.exit(1);
+}
+const missing = MODEL_EXPORTS.filter((name) => !reach.has(name));
+if (missing.length) {
+  console.error(`${file}: the models page calls ${missing.join(', ')}, which it lacks`);
   process.exit(1);
 }
 const offered = availableSolvers(reach);

@@ -1,6 +1,8 @@
 // A small static file server for the playground, on the loopback interface only.
 // It serves the page (web/public) and the built module (build/web/reach.wasm) from one origin,
-// since browsers only compile a module fetched with the application/wasm type.
+// since browsers only compile a module fetched with the application/wasm type, and three.js's
+// ES modules from web/node_modules under /vendor/three/ (the page's import map names them), so
+// the 3-D page needs neither a bundler nor a CDN.
 //
 //   node web/tools/serve.mjs [--port N] [--host ADDRESS]
 //
@@ -12,6 +14,12 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEFAULT_ROOTS = [path.join(REPO, 'web', 'public'), path.join(REPO, 'build', 'web')];
+// URL prefixes served from a folder of their own: only three.js's module builds and its
+// examples (the loaders and controls), not the rest of the package.
+const DEFAULT_MOUNTS = [
+  ['/vendor/three/build/', path.join(REPO, 'web', 'node_modules', 'three', 'build')],
+  ['/vendor/three/examples/jsm/', path.join(REPO, 'web', 'node_modules', 'three', 'examples', 'jsm')],
+];
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -22,11 +30,15 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
+  '.urdf': 'application/xml',
+  '.gltf': 'model/gltf+json',
+  '.glb': 'model/gltf-binary',
+  '.bvh': 'text/plain; charset=utf-8',
 };
 
-// The file a URL path names under one of the roots, or null. Paths that climb out of a root
-// ("..", encoded or not) name nothing.
-async function findFile(roots, urlPath) {
+// The file a URL path names under a mount or one of the roots, or null. Paths that climb out of
+// a root ("..", encoded or not) name nothing.
+async function findFile(roots, mounts, urlPath) {
   let relative;
   try {
     relative = decodeURIComponent(urlPath);
@@ -34,6 +46,11 @@ async function findFile(roots, urlPath) {
     return null;
   }
   if (relative.endsWith('/')) relative += 'index.html';
+  const mount = mounts.find(([prefix]) => relative.startsWith(prefix));
+  if (mount) {
+    relative = relative.slice(mount[0].length - 1);
+    roots = [mount[1]];
+  }
   for (const root of roots) {
     const file = path.resolve(root, '.' + path.posix.normalize('/' + relative));
     if (!file.startsWith(root + path.sep)) continue;
@@ -46,12 +63,12 @@ async function findFile(roots, urlPath) {
   return null;
 }
 
-async function handle(roots, request, response) {
+async function handle(roots, mounts, request, response) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  const file = await findFile(roots, new URL(request.url, 'http://localhost').pathname);
+  const file = await findFile(roots, mounts, new URL(request.url, 'http://localhost').pathname);
   if (!file) {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
     return;
@@ -67,9 +84,9 @@ async function handle(roots, request, response) {
 }
 
 // Resolves to { server, url } once listening. port 0 picks a free port.
-export function startServer({ roots = DEFAULT_ROOTS, host = '127.0.0.1', port = 0 } = {}) {
+export function startServer({ roots = DEFAULT_ROOTS, mounts = DEFAULT_MOUNTS, host = '127.0.0.1', port = 0 } = {}) {
   const server = http.createServer((request, response) => {
-    handle(roots, request, response).catch((error) => {
+    handle(roots, mounts, request, response).catch((error) => {
       response.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${error.message}\n`);
     });
   });

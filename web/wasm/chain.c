@@ -24,20 +24,20 @@ static _Alignas(16) unsigned char scratch[1 << 16];
 /* Bone k lies along its own +x axis from joint k to joint k + 1. */
 static const reach_vec3 BONE_AXIS = {1, 0, 0};
 
-/* What differs between the solvers: how to size and run them, their settings, and how far a free
- * 2-D hinge (the root, or any joint when there is no bend limit) may turn each way. */
+/* What differs between the solvers: how to size and run them, and their settings. */
 typedef struct chain_solver {
     scratch_size_fn scratch_size;
     skeleton_solve_fn solve;
     reach_solver_settings settings;
-    reach_real free_range;
 } chain_solver;
 
-static reach_joint joint_for(int bone, int bone_count, int dimensions, reach_real limit, reach_real free_range) {
+static reach_joint joint_for(int bone, int bone_count, int dimensions, reach_real limit) {
     const reach_vec3 z = {0, 0, 1};
     if (bone == bone_count - 1) return reach_joint_fixed(); /* the tip only marks the end */
     if (dimensions == 2) {
-        reach_real range = bone == 0 || limit >= REACH_PI ? free_range : limit;
+        /* A free hinge (the root, or any joint without a bend limit) spans a whole turn, which
+         * every solver takes as no limit (the Jacobian methods wrap it rather than clamp). */
+        reach_real range = bone == 0 || limit >= REACH_PI ? REACH_PI : limit;
         return reach_joint_hinge(z, -range, range);
     }
     return bone == 0 || limit >= REACH_PI ? reach_joint_ball() : reach_joint_cone(BONE_AXIS, limit);
@@ -46,7 +46,7 @@ static reach_joint joint_for(int bone, int bone_count, int dimensions, reach_rea
 /* Builds the skeleton and its pose from the rig: rest translations carry the bone lengths,
  * local rotations the present shape (world rotation of bone k: the shortest arc from +x to its
  * direction, which for a chain in the z = 0 plane is a turn about z). */
-static reach_skeleton skeleton_from_rig(int dimensions, reach_real limit, reach_real free_range) {
+static reach_skeleton skeleton_from_rig(int dimensions, reach_real limit) {
     const reach_wasm_rig *rig = reach_wasm_rig_get();
     int bones = rig->joint_count;
     reach_quat parent_world = reach_quat_identity();
@@ -63,7 +63,7 @@ static reach_skeleton skeleton_from_rig(int dimensions, reach_real limit, reach_
         }
         rest[k] = reach_transform_make(reach_quat_identity(), translation);
         pose[k] = reach_transform_make(reach_quat_mul(reach_quat_conjugate(parent_world), own_world), translation);
-        limits[k] = joint_for(k, bones, dimensions, limit, free_range);
+        limits[k] = joint_for(k, bones, dimensions, limit);
         parent_world = own_world;
     }
     reach_skeleton skeleton = {bones, parents, rest, limits};
@@ -79,7 +79,7 @@ static int solve_chain(const chain_solver *solver, reach_vec3 target, int dimens
     if (!(limit > 0) || limit > REACH_PI || max_iterations < 1) return REACH_ERROR_INVALID_ARGUMENT;
     if (dimensions == 2) target.z = 0;
 
-    reach_skeleton skeleton = skeleton_from_rig(dimensions, limit, solver->free_range);
+    reach_skeleton skeleton = skeleton_from_rig(dimensions, limit);
     if (solver->scratch_size(&skeleton, 1) > sizeof scratch) return REACH_ERROR_BUFFER_TOO_SMALL;
     reach_target goal = reach_target_position(skeleton.bone_count - 1, target);
     reach_solver_settings settings = solver->settings;
@@ -97,7 +97,7 @@ static int solve_chain(const chain_solver *solver, reach_vec3 target, int dimens
 }
 
 static chain_solver solver_of(scratch_size_fn scratch_size, skeleton_solve_fn solve) {
-    chain_solver solver = {scratch_size, solve, reach_solver_default_settings(), REACH_PI};
+    chain_solver solver = {scratch_size, solve, reach_solver_default_settings()};
     return solver;
 }
 
@@ -118,9 +118,5 @@ int reach_wasm_jacobian(reach_real target_x, reach_real target_y, reach_real tar
     if (method < REACH_JACOBIAN_TRANSPOSE || method > REACH_JACOBIAN_SDLS) return REACH_ERROR_INVALID_ARGUMENT;
     chain_solver solver = solver_of(reach_jacobian_scratch_size, reach_jacobian_solve);
     solver.settings.jacobian_method = (reach_jacobian_method)method;
-    /* The Jacobian methods clamp a hinge into its range, so a free hinge limited to ±pi would
-     * pin at the seam (the root pointing away from the target, or a bone folded back on the one
-     * before) and the solve would stall there; a turn either way lets it swing through. */
-    solver.free_range = 2 * REACH_PI;
     return solve_chain(&solver, reach_vec3_make(target_x, target_y, target_z), dimensions, limit, max_iterations);
 }

@@ -66,8 +66,8 @@ int REACH_WASM_EXPORT(reach_wasm_fabrik)(reach_real target_x, reach_real target_
                                          reach_real limit, int max_iterations);
 int REACH_WASM_EXPORT(reach_wasm_ccd)(reach_real target_x, reach_real target_y, reach_real target_z, int dimensions,
                                       reach_real limit, int max_iterations);
-/* The Jacobian family (include/reach/jacobian.h) on the same chain, with the same joints (except
- * that the 2-D root may turn a full turn either way); method is a reach_jacobian_method. */
+/* The Jacobian family (include/reach/jacobian.h) on the same chain, with the same joints; method
+ * is a reach_jacobian_method. */
 int REACH_WASM_EXPORT(reach_wasm_jacobian)(reach_real target_x, reach_real target_y, reach_real target_z,
                                            int dimensions, reach_real limit, int max_iterations, int method);
 
@@ -160,6 +160,64 @@ reach_real REACH_WASM_EXPORT(reach_wasm_walker_lift)(int leg);
 const reach_real *REACH_WASM_EXPORT(reach_wasm_walker_body)(void);
 int REACH_WASM_EXPORT(reach_wasm_walker_steps)(void);        /* steps begun, all legs */
 int REACH_WASM_EXPORT(reach_wasm_walker_forced_steps)(void); /* steps out of the gait's turn */
+
+/* ---- a dropped model: a robot or character the page read from a file -------------------- */
+
+/* The largest skeleton the page takes, and the room for one bone's name (NUL included). */
+#define REACH_WASM_MODEL_MAX_BONES 256
+#define REACH_WASM_MODEL_NAME_SIZE 64
+/* The model solver's choices beyond the reach_jacobian_method values 0 to 3. */
+#define REACH_WASM_MODEL_FABRIK 4
+#define REACH_WASM_MODEL_CCD    5
+
+/* A new skeleton is written bone by bone and committed by finish; until then the model shown
+ * stays. begin: bone_count bones (1 to the maximum), each a ball joint at the identity under the
+ * bone before. bone: its parent (-1, or a bone before it) and rest transform (translation, then
+ * a rotation quaternion x, y, z, w that is made unit). joint: a reach_joint_type with its axis
+ * (in the bone's rest frame), and min and max (hinge: rad; prismatic: units; cone: max is the
+ * half-angle). mimic: the bone's hinge or prismatic joint follows leader's value. */
+int REACH_WASM_EXPORT(reach_wasm_model_begin)(int bone_count);
+int REACH_WASM_EXPORT(reach_wasm_model_bone)(int bone, int parent, reach_real tx, reach_real ty, reach_real tz,
+                                             reach_real qx, reach_real qy, reach_real qz, reach_real qw);
+int REACH_WASM_EXPORT(reach_wasm_model_joint)(int bone, int type, reach_real ax, reach_real ay, reach_real az,
+                                              reach_real min, reach_real max);
+int REACH_WASM_EXPORT(reach_wasm_model_mimic)(int bone, int leader, reach_real multiplier, reach_real offset);
+/* A bone's name: written NUL-terminated into the buffer (REACH_WASM_MODEL_NAME_SIZE bytes), then
+ * taken by name(bone). Names find a humanoid's roles (humanoid.h). */
+char *REACH_WASM_EXPORT(reach_wasm_model_name_buffer)(void);
+int REACH_WASM_EXPORT(reach_wasm_model_name)(int bone);
+/* Validates the staged skeleton and makes it the model, posed at rest; finds its humanoid roles
+ * and, with natural_limits, gives a humanoid the natural joints of full_body.h. On error the
+ * model is unchanged and bad_bone says the first bone at fault (-1: none in particular). */
+int REACH_WASM_EXPORT(reach_wasm_model_finish)(int natural_limits);
+int REACH_WASM_EXPORT(reach_wasm_model_bad_bone)(void);
+int REACH_WASM_EXPORT(reach_wasm_model_rest)(void);
+/* Poses every hinge and prismatic joint at the middle of its range: a robot's start, away from
+ * its limits and from the stretched-out pose where its Jacobian loses rank. */
+int REACH_WASM_EXPORT(reach_wasm_model_middle)(void);
+/* Sets one bone's local transform (a clip's frame); the world transforms follow. */
+int REACH_WASM_EXPORT(reach_wasm_model_set_local)(int bone, reach_real tx, reach_real ty, reach_real tz, reach_real qx,
+                                                  reach_real qy, reach_real qz, reach_real qw);
+int REACH_WASM_EXPORT(reach_wasm_model_bone_count)(void);
+/* The pose, local and world, bone_count × 7 reals: rotation x, y, z, w, then translation. */
+const reach_real *REACH_WASM_EXPORT(reach_wasm_model_local)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_model_world)(void);
+/* The hinge and prismatic values of the pose in bone order (reach_pose_get_values). */
+int REACH_WASM_EXPORT(reach_wasm_model_value_count)(void);
+const reach_real *REACH_WASM_EXPORT(reach_wasm_model_values)(void);
+int REACH_WASM_EXPORT(reach_wasm_model_is_humanoid)(void);
+int REACH_WASM_EXPORT(reach_wasm_model_humanoid_bone)(int role); /* -1 when not a humanoid's */
+reach_real REACH_WASM_EXPORT(reach_wasm_model_angle_residual)(void);
+/* Moves effector's joint to the target (and its frame to the rotation, with use_orientation)
+ * from the present pose. solver: a reach_jacobian_method, REACH_WASM_MODEL_FABRIK or _CCD. */
+int REACH_WASM_EXPORT(reach_wasm_model_solve)(int effector, reach_real tx, reach_real ty, reach_real tz,
+                                              int use_orientation, reach_real qx, reach_real qy, reach_real qz,
+                                              reach_real qw, int solver, int max_iterations);
+/* The full-body puppet of a humanoid: each part's position target (a reach_body_part; use 0
+ * frees it) and the look-at, then a solve from the present pose (reach_full_body_solve). */
+int REACH_WASM_EXPORT(reach_wasm_model_body_target)(int part, int use, reach_real x, reach_real y, reach_real z);
+int REACH_WASM_EXPORT(reach_wasm_model_body_look_at)(int use, reach_real x, reach_real y, reach_real z);
+int REACH_WASM_EXPORT(reach_wasm_model_body_solve)(int max_iterations);
 
 /* ---- shared by the solver files --------------------------------------------------------- */
 
