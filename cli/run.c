@@ -27,7 +27,7 @@ static void print_help(FILE *out) {
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
             "       reach info FILE\n"
-            "       reach convert IN OUT   (a .bvh, .gltf or .glb into a .bvh)\n"
+            "       reach convert IN OUT   (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)\n"
             "       reach retarget SOURCE... TARGET [--map MAP.json] [-o OUT] [--jobs N] [--format jsonl|bvh]\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
@@ -38,7 +38,8 @@ static void print_help(FILE *out) {
             "  --jsonl          read one request per line and print one result per line\n"
             "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
-            "  info FILE        the rig a file describes (URDF, or JSON with a rig), as a tree\n"
+            "  info FILE        the rig a file describes (URDF, BVH, glTF, GLB, or JSON with a rig), as a tree,\n"
+            "                   and a character's motion (frames, rate, length)\n"
             "  -                read standard input instead of a file\n"
             "  retarget         carry clips (.bvh, .gltf, .glb, or folders of them) onto TARGET (a character\n"
             "                   file or a .urdf robot); one JSON line per frame, or -o OUT (.bvh, .jsonl; a\n"
@@ -171,7 +172,8 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
 
 static int run_convert(int argc, char **argv, FILE *out, FILE *err) {
     if (argc != 4 || argv[2][0] == '-' || argv[3][0] == '-')
-        return usage_error(out, err, "'convert' needs IN and OUT (a .bvh, .gltf or .glb into a .bvh)");
+        return usage_error(
+            out, err, "'convert' needs IN and OUT (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)");
     cli_error error = {""};
     if (cli_convert(argv[2], argv[3], &error)) return REACH_CLI_EXIT_OK;
     cli_print_error(out, err, 0, error.message);
