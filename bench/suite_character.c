@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "humanoid25.h"
 #include "random.h"
 #include "reach/reach.h"
 #include "suites.h"
@@ -22,42 +23,7 @@
 #define WARM_FRAMES 512
 #define LEG_FRAMES  128 /* frames from one pose to the next on the warm path */
 #define AIMS        1024
-#define BONES       25
-
-/* name, parent (index into this table), joint offset from the parent in a 1.8-high T-pose. */
-typedef struct part {
-    const char *name;
-    int parent;
-    reach_real x, y, z;
-} part;
-
-static const part parts[BONES] = {
-    {"hips", -1, 0, REACH_R(0.95), 0},
-    {"spine", 0, 0, REACH_R(0.1), 0},
-    {"chest", 1, 0, REACH_R(0.15), 0},
-    {"upper_chest", 2, 0, REACH_R(0.15), REACH_R(0.01)},
-    {"neck", 3, 0, REACH_R(0.15), 0},
-    {"head", 4, 0, REACH_R(0.1), REACH_R(0.02)},
-    {"head_end", 5, 0, REACH_R(0.2), 0},
-    {"left_shoulder", 3, REACH_R(0.03), REACH_R(0.1), 0},
-    {"left_upper_arm", 7, REACH_R(0.15), 0, 0},
-    {"left_lower_arm", 8, REACH_R(0.3), 0, 0},
-    {"left_hand", 9, REACH_R(0.26), 0, 0},
-    {"right_shoulder", 3, REACH_R(-0.03), REACH_R(0.1), 0},
-    {"right_upper_arm", 11, REACH_R(-0.15), 0, 0},
-    {"right_lower_arm", 12, REACH_R(-0.3), 0, 0},
-    {"right_hand", 13, REACH_R(-0.26), 0, 0},
-    {"left_upper_leg", 0, REACH_R(0.1), REACH_R(-0.05), 0},
-    {"left_lower_leg", 15, 0, REACH_R(-0.42), 0},
-    {"left_foot", 16, 0, REACH_R(-0.42), 0},
-    {"left_toes", 17, 0, REACH_R(-0.06), REACH_R(0.13)},
-    {"left_toes_end", 18, 0, 0, REACH_R(0.06)},
-    {"right_upper_leg", 0, REACH_R(-0.1), REACH_R(-0.05), 0},
-    {"right_lower_leg", 20, 0, REACH_R(-0.42), 0},
-    {"right_foot", 21, 0, REACH_R(-0.42), 0},
-    {"right_toes", 22, 0, REACH_R(-0.06), REACH_R(0.13)},
-    {"right_toes_end", 23, 0, 0, REACH_R(0.06)},
-};
+#define BONES       HUMANOID25_BONES
 
 typedef struct humanoid_bench {
     int parents[BONES];
@@ -77,10 +43,11 @@ typedef struct humanoid_bench {
 
 static int make_humanoid(humanoid_bench *h) {
     for (int b = 0; b < BONES; b++) {
-        h->parents[b] = parts[b].parent;
-        h->rest[b] = reach_transform_make(reach_quat_identity(), reach_vec3_make(parts[b].x, parts[b].y, parts[b].z));
+        h->parents[b] = humanoid25[b].parent;
+        h->rest[b] = reach_transform_make(reach_quat_identity(),
+                                          reach_vec3_make(humanoid25[b].x, humanoid25[b].y, humanoid25[b].z));
         h->joints[b] = reach_joint_ball();
-        h->names[b] = parts[b].name;
+        h->names[b] = humanoid25[b].name;
     }
     reach_skeleton s = {BONES, h->parents, h->rest, h->joints};
     h->skeleton = s;

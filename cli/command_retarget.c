@@ -1,6 +1,6 @@
-/* `reach retarget SOURCE... TARGET [--map MAP.json] [-o OUT] [--jobs N] [--format jsonl|bvh]`:
+/* `reach retarget SOURCE... TARGET [--map MAP.json] [-o OUT] [--jobs N] [--format jsonl|bvh|gltf|glb]`:
  * clips (files, or folders of .bvh, .gltf and .glb files, taken in name order) carried onto a
- * character or a URDF robot. One clip prints JSON lines, or writes OUT (.jsonl, .bvh); several
+ * character or a URDF robot. One clip prints JSON lines, or writes OUT (.jsonl, .bvh, .gltf, .glb); several
  * print their lines in order, each with "clip", or write one file each into the folder OUT
  * (named after the clip, in --format). --jobs N retargets N clips at a time on threads; every
  * clip is independent, so the output is the same bytes as one at a time. A progress bar goes
@@ -176,8 +176,9 @@ static int parse(int argc, char **argv, retarget_args *a, cli_error *err) {
             if (strcmp(arg, "--map") == 0) a->map = value;
             if (strcmp(arg, "-o") == 0) a->out = value;
             if (strcmp(arg, "--format") == 0) {
-                if (strcmp(value, "jsonl") != 0 && strcmp(value, "bvh") != 0)
-                    return cli_fail(err, "--format: expected jsonl or bvh, not '%s'", value);
+                if (strcmp(value, "jsonl") != 0 && strcmp(value, "bvh") != 0 && strcmp(value, "gltf") != 0 &&
+                    strcmp(value, "glb") != 0)
+                    return cli_fail(err, "--format: expected jsonl, bvh, gltf or glb, not '%s'", value);
                 a->format = value;
             }
             if (strcmp(arg, "--jobs") == 0) {

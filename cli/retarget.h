@@ -60,7 +60,7 @@ typedef struct cli_progress cli_progress;
 void cli_progress_add(cli_progress *progress, int frames);
 
 /* Retargets one clip onto the target: JSON lines on out (with "clip": clip_name when not NULL),
- * or, with out_path, the file it names (.jsonl, .bvh). */
+ * or, with out_path, the file it names (.jsonl, .bvh, .gltf, .glb). */
 int cli_retarget_clip(const cli_retarget_source *source, const cli_retarget_target *target, const cli_retarget_map *map,
                       const char *clip_name, FILE *out, const char *out_path, cli_progress *progress, cli_error *err);
 

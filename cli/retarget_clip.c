@@ -1,8 +1,10 @@
-/* `reach retarget`: one clip onto the target, frame by frame, into JSON lines or a BVH file. */
+/* `reach retarget`: one clip onto the target, frame by frame, into JSON lines or a BVH, glTF or
+ * GLB file. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "reach/bvh.h"
+#include "reach/gltf.h"
 #include "result.h"
 #include "retarget.h"
 
@@ -34,7 +36,7 @@ static int print_frame(FILE *out, const char *clip_name, int frame, reach_real t
     return ok;
 }
 
-/* The target as the formats library's rig, for the BVH writer: a view of the CLI's arrays. */
+/* The target as the formats library's rig, for the file writers: a view of the CLI's arrays. */
 static reach_rig rig_view(const cli_rig *rig) {
     reach_rig view;
     view.skeleton = rig->skeleton;
@@ -49,15 +51,11 @@ static reach_rig rig_view(const cli_rig *rig) {
 
 int cli_retarget_clip(const cli_retarget_source *source, const cli_retarget_target *target, const cli_retarget_map *map,
                       const char *clip_name, FILE *out, const char *out_path, cli_progress *progress, cli_error *err) {
-    int bvh = out_path && ends_with(out_path, ".bvh");
-    if (out_path && !bvh && !ends_with(out_path, ".jsonl")) {
-        if (ends_with(out_path, ".gltf") || ends_with(out_path, ".glb"))
-            return cli_fail(err,
-                            "retarget: '%s': glTF output needs the glTF writer, which this build lacks; "
-                            "write .bvh or .jsonl",
-                            out_path);
-        return cli_fail(err, "retarget: '%s': expected an output ending .bvh or .jsonl", out_path);
-    }
+    int gltf = out_path && (ends_with(out_path, ".gltf") || ends_with(out_path, ".glb"));
+    /* A file format holds the whole clip: the frames are gathered and written at the end. */
+    int whole = out_path && (ends_with(out_path, ".bvh") || gltf);
+    if (out_path && !whole && !ends_with(out_path, ".jsonl"))
+        return cli_fail(err, "retarget: '%s': expected an output ending .bvh, .gltf, .glb or .jsonl", out_path);
     reach_retarget_settings settings = cli_retarget_settings(source, target, map);
     const reach_skeleton *from = &source->rig.skeleton, *onto = &target->rig.skeleton;
     size_t need = reach_retarget_memory_size(from, onto);
@@ -66,7 +64,7 @@ int cli_retarget_clip(const cli_retarget_source *source, const cli_retarget_targ
     reach_clip written = {0, 0, 0, NULL};
     int frames = source->clip.frame_count;
     int ok = memory && pose ? 1 : cli_fail(err, "out of memory");
-    if (ok && bvh && reach_clip_create(&written, onto->bone_count, frames, source->clip.frame_rate) != REACH_OK)
+    if (ok && whole && reach_clip_create(&written, onto->bone_count, frames, source->clip.frame_rate) != REACH_OK)
         ok = cli_fail(err, "out of memory");
     reach_retarget *state = NULL;
     if (ok) {
@@ -81,7 +79,7 @@ int cli_retarget_clip(const cli_retarget_source *source, const cli_retarget_targ
                           reach_status_string(status));
     }
     FILE *file = out;
-    if (ok && out_path && !bvh) {
+    if (ok && out_path && !whole) {
         file = fopen(out_path, "wb");
         if (!file) ok = cli_fail(err, "retarget: cannot write '%s'", out_path);
     }
@@ -93,18 +91,21 @@ int cli_retarget_clip(const cli_retarget_source *source, const cli_retarget_targ
             ok = cli_fail(err, "retarget: frame %d: %s", f, reach_status_string(status));
             break;
         }
-        if (bvh)
+        if (whole)
             memcpy(reach_clip_frame(&written, f), pose, (size_t)onto->bone_count * sizeof *pose);
         else
             ok = print_frame(file, clip_name, f, (reach_real)f / source->clip.frame_rate, &result, target, pose, err);
         if (progress) cli_progress_add(progress, 1);
     }
     if (file && file != out && fclose(file) != 0 && ok) ok = cli_fail(err, "retarget: cannot write '%s'", out_path);
-    if (ok && bvh) {
+    if (ok && whole) {
         char message[CLI_MESSAGE_SIZE - 32];
         reach_rig view = rig_view(&target->rig);
-        if (reach_bvh_write_file(out_path, &view, &written, message, sizeof message) != REACH_OK)
-            ok = cli_fail(err, "retarget: %s", message);
+        const char *name = clip_name ? clip_name : "retarget";
+        reach_status status =
+            gltf ? reach_gltf_write_file(out_path, &view, &written, &name, 1, 0, message, sizeof message)
+                 : reach_bvh_write_file(out_path, &view, &written, message, sizeof message);
+        if (status != REACH_OK) ok = cli_fail(err, "retarget: %s", message);
     }
     reach_clip_free(&written);
     free(pose);

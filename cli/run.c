@@ -22,39 +22,40 @@ typedef struct cli_args {
 static void print_help(FILE *out) {
     char solvers[256];
     cli_solver_names(solvers, sizeof solvers);
-    fprintf(out,
-            "usage: reach solve FILE|- [--rig RIGFILE]\n"
-            "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
-            "       reach fk FILE|-\n"
-            "       reach info FILE\n"
-            "       reach convert IN OUT   (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)\n"
-            "       reach retarget SOURCE... TARGET [--map MAP.json] [-o OUT] [--jobs N] [--format jsonl|bvh]\n"
-            "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
-            "       reach --help | --version\n"
-            "\n"
-            "Inverse kinematics on a rig described in JSON; results are printed as JSON.\n"
-            "\n"
-            "  solve FILE       solve one request ({\"rig\", \"solver\", \"targets\", ...})\n"
-            "  --jsonl          read one request per line and print one result per line\n"
-            "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
-            "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
-            "  info FILE        the rig a file describes (URDF, BVH, glTF, GLB, or JSON with a rig), as a tree,\n"
-            "                   and a character's motion (frames, rate, length)\n"
-            "  -                read standard input instead of a file\n"
-            "  retarget         carry clips (.bvh, .gltf, .glb, or folders of them) onto TARGET (a character\n"
-            "                   file or a .urdf robot); one JSON line per frame, or -o OUT (.bvh, .jsonl; a\n"
-            "                   folder for several clips, each written in --format); --jobs N clips at a time\n"
-            "  walk             the standard creature walking; one JSON object per frame\n"
-            "    --legs N       2 to %d, even (default 8)\n"
-            "    --frames N     frames to print (default 600)\n"
-            "    --dt SECONDS   time per frame, 1e-6 to 1 (default 0.016)\n"
-            "    --path PATH    circle, line or figure8 (default circle)\n"
-            "    --terrain T    flat, waves or steps (default flat)\n"
-            "\n"
-            "Solver types: %s.\n"
-            "Exit status: 0 success, 1 a request failed or a result could not be written, 2 bad usage.\n"
-            "Request and result formats: docs/cli.md.\n",
-            REACH_WALKER_MAX_LEGS, solvers);
+    fprintf(
+        out,
+        "usage: reach solve FILE|- [--rig RIGFILE]\n"
+        "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
+        "       reach fk FILE|-\n"
+        "       reach info FILE\n"
+        "       reach convert IN OUT   (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)\n"
+        "       reach retarget SOURCE... TARGET [--map MAP.json] [-o OUT] [--jobs N] [--format jsonl|bvh|gltf|glb]\n"
+        "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
+        "       reach --help | --version\n"
+        "\n"
+        "Inverse kinematics on a rig described in JSON; results are printed as JSON.\n"
+        "\n"
+        "  solve FILE       solve one request ({\"rig\", \"solver\", \"targets\", ...})\n"
+        "  --jsonl          read one request per line and print one result per line\n"
+        "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
+        "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
+        "  info FILE        the rig a file describes (URDF, BVH, glTF, GLB, or JSON with a rig), as a tree,\n"
+        "                   and a character's motion (frames, rate, length)\n"
+        "  -                read standard input instead of a file\n"
+        "  retarget         carry clips (.bvh, .gltf, .glb, or folders of them) onto TARGET (a character\n"
+        "                   file or a .urdf robot); one JSON line per frame, or -o OUT (.bvh, .gltf, .glb,\n"
+        "                   .jsonl; a folder for several clips, each in --format); --jobs N at a time\n"
+        "  walk             the standard creature walking; one JSON object per frame\n"
+        "    --legs N       2 to %d, even (default 8)\n"
+        "    --frames N     frames to print (default 600)\n"
+        "    --dt SECONDS   time per frame, 1e-6 to 1 (default 0.016)\n"
+        "    --path PATH    circle, line or figure8 (default circle)\n"
+        "    --terrain T    flat, waves or steps (default flat)\n"
+        "\n"
+        "Solver types: %s.\n"
+        "Exit status: 0 success, 1 a request failed or a result could not be written, 2 bad usage.\n"
+        "Request and result formats: docs/cli.md.\n",
+        REACH_WALKER_MAX_LEGS, solvers);
 }
 
 #if defined(__GNUC__)

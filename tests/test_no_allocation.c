@@ -1,4 +1,4 @@
-/* Solving allocates nothing. This program is linked with the allocator wrapped
+/* Solving (and retargeting) allocates nothing. This program is linked with the allocator wrapped
  * (-Wl,--wrap=malloc,...): every malloc, calloc and realloc made while `counting` is set is
  * counted, and each solver is called many times inside that window. */
 #include <stdlib.h>
@@ -234,11 +234,41 @@ static void character_solvers_allocate_nothing(void **state) {
     assert_int_equal(allocations, 0);
 }
 
+/* Set-up and frames alike: a body of one style carried onto one of another, its frames the
+ * source's rest with the hips bobbing and a leg swinging. */
+static void retargeting_allocates_nothing(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(8);
+    body source, target;
+    body_make(&rng, S_CMU, &source);
+    body_make(&rng, S_MIXAMO, &target);
+    static unsigned char memory[512 * 1024];
+    size_t need = reach_retarget_memory_size(&source.rig.skeleton, &target.rig.skeleton);
+    assert_true(need <= sizeof memory);
+    reach_transform frame[PART_COUNT], pose[PART_COUNT];
+    int leg = source.roles.bones[REACH_ROLE_LEFT_UPPER_LEG];
+    counting = 1;
+    allocations = 0;
+    reach_retarget *r = NULL;
+    int ok = reach_retarget_init(&source.rig.skeleton, &source.roles, &target.rig.skeleton, &target.roles, NULL, memory,
+                                 need, &r, NULL, NULL) == REACH_OK;
+    for (int f = 0; ok && f < 50; f++) {
+        reach_pose_rest(&source.rig.skeleton, frame);
+        frame[0].translation.y += REACH_R(0.01) * reach_sin((reach_real)f / 5);
+        frame[leg].rotation =
+            reach_quat_from_axis_angle(reach_vec3_make(1, 0, 0), REACH_R(0.3) * reach_sin((reach_real)f / 8));
+        ok = reach_retarget_frame(r, frame, REACH_R(1.0) / 60, pose, NULL) == REACH_OK;
+    }
+    counting = 0;
+    assert_true(ok);
+    assert_int_equal(allocations, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(character_solvers_allocate_nothing),  cmocka_unit_test(iterative_solvers_allocate_nothing),
         cmocka_unit_test(two_bone_and_batch_allocate_nothing), cmocka_unit_test(fabrik_batch_allocates_nothing),
-        cmocka_unit_test(walker_updates_allocate_nothing),
+        cmocka_unit_test(walker_updates_allocate_nothing),     cmocka_unit_test(retargeting_allocates_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

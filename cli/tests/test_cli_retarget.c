@@ -1,9 +1,9 @@
 /* `reach retarget` end to end: BVH walks written by the test (a CMU-named source, a Mixamo-named
  * target of other proportions) and the test humanoid robot's URDF (formats/tests/retarget_robot.h).
- * One JSON line per frame; -o writes .jsonl (the same bytes as printed) and .bvh (read back: every
- * frame, the target's bones); onto the robot, its 29 named joints within their limits; a folder
- * of clips with --jobs 3 gives the bytes of --jobs 1, and -o FOLDER a file per clip; --map names
- * roles that names alone cannot; errors name the role or bone that could not be mapped. */
+ * One JSON line per frame; -o writes .jsonl (the same bytes as printed), .bvh (read back: every
+ * frame, the target's bones) and .glb (read back: the bones, a clip); onto the robot, its 29 named joints within their
+ * limits; a folder of clips with --jobs 3 gives the bytes of --jobs 1, and -o FOLDER a file per clip; --map names roles
+ * that names alone cannot; errors name the role or bone that could not be mapped. */
 #include "cli_test_support.h"
 
 #include <math.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "reach/bvh.h"
+#include "reach/gltf.h"
 #include "retarget_robot.h"
 
 #define PI 3.14159265358979
@@ -240,10 +241,19 @@ static void files_written(void **state) {
     assert_string_equal(rig.bone_names[1], "mixamorig:Spine");
     reach_rig_free(&rig);
     reach_clip_free(&clip);
-    cli_run gltf = run_cli(NULL, "retarget", walk, hero, "-o", "out.glb", NULL);
-    assert_cli_error(&gltf, 1,
-                     "retarget: 'out.glb': glTF output needs the glTF writer, which this build lacks; write .bvh or "
-                     ".jsonl");
+    char glb[700];
+    snprintf(glb, sizeof glb, "%s/out.glb", folder);
+    cli_run gltf = run_cli(NULL, "retarget", walk, hero, "-o", glb, NULL);
+    assert_int_equal(gltf.status, 0);
+    reach_gltf_character character;
+    assert_int_equal(reach_gltf_read_file(glb, -1, 0, &character, error, sizeof error), REACH_OK);
+    assert_int_equal(character.rig.bone_count, JOINTS + 5);
+    assert_int_equal(character.clip_count, 1);
+    assert_string_equal(character.rig.bone_names[0], "mixamorig:Hips");
+    reach_gltf_free(&character);
+    cli_run other = run_cli(NULL, "retarget", walk, hero, "-o", "out.fbx", NULL);
+    assert_cli_error(&other, 1, "retarget: 'out.fbx': expected an output ending .bvh, .gltf, .glb or .jsonl");
+    cli_run_free(&other);
     cli_run_free(&printed);
     cli_run_free(&to_jsonl);
     cli_run_free(&to_bvh);
