@@ -327,6 +327,28 @@ static int make_targets(const reach_humanoid *h, const reach_full_body_targets *
 }
 
 /* The largest distance and angle left to the position and rotation targets, from l->world. */
+/* The bones that turn to look, in the extended skeleton, root first: the neck (and any bone
+ * between it and the head, as a CMU Neck1) with the head, as a person looks, unless the head has
+ * a position target (turning the neck would move it) or no neck within LOOK_CHAIN bones. */
+#define LOOK_CHAIN 4
+
+static int look_chain(const reach_humanoid *h, const reach_full_body_targets *t, const int *parents,
+                      int chain[LOOK_CHAIN]) {
+    int head = h->bones[REACH_ROLE_HEAD] + SLIDES, neck = h->bones[REACH_ROLE_NECK];
+    chain[0] = head;
+    if (neck < 0 || t->parts[REACH_BODY_HEAD].use_position) return 1;
+    int up[LOOK_CHAIN], count = 0;
+    for (int bone = head; count < LOOK_CHAIN; bone = parents[bone]) {
+        up[count++] = bone;
+        if (bone == neck + SLIDES) {
+            for (int k = 0; k < count; k++)
+                chain[k] = up[count - 1 - k];
+            return count;
+        }
+    }
+    return 1;
+}
+
 static void body_residuals(const reach_humanoid *h, const reach_full_body_targets *t, const body_layout *l,
                            reach_real *residual, reach_real *angle_residual) {
     *residual = *angle_residual = 0;
@@ -417,12 +439,15 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
         reach_aim_chain_settings aim = reach_aim_chain_default_settings();
         aim.aim.forward = s.head_forward;
         aim.aim.up = s.head_up;
-        int head = humanoid->bones[REACH_ROLE_HEAD] + SLIDES;
+        int chain[LOOK_CHAIN];
+        int looking = look_chain(humanoid, targets, l.parents, chain);
+        int head = chain[looking - 1];
         reach_vec3 up = reach_quat_rotate(l.world[humanoid->bones[REACH_ROLE_HIPS] + SLIDES].rotation,
                                           reach_quat_rotate(l.rest[head].rotation, s.head_up));
-        if (reach_aim_chain_solve(&ext, &head, 1, targets->look_at, up, &aim, l.pose, l.world, NULL) != REACH_OK) {
+        if (reach_aim_chain_solve(&ext, chain, looking, targets->look_at, up, &aim, l.pose, l.world, NULL) !=
+            REACH_OK) {
             aim.aim.keep_up = 0; /* an up along forward: look without keeping it */
-            reach_aim_chain_solve(&ext, &head, 1, targets->look_at, up, &aim, l.pose, l.world, NULL);
+            reach_aim_chain_solve(&ext, chain, looking, targets->look_at, up, &aim, l.pose, l.world, NULL);
         }
     }
 
