@@ -16,7 +16,7 @@ typedef struct demo_body {
     reach_joint joints[DEMO_BODY_BONES];
     reach_skeleton skeleton;
     reach_humanoid roles;
-    double scratch[8192]; /* full-body scratch: 64 KiB, far more than this body needs */
+    double scratch[32768]; /* full-body scratch: 256 KiB, more than this body needs in double */
 } demo_body;
 
 /* The rest pose, roles and natural limits; pose and world at rest. */
