@@ -6,9 +6,10 @@
 #include "result.h"
 #include "solvers.h"
 
+/* Orientation and aim targets leave an angle. */
 static int has_orientation_target(const cli_request *request) {
     for (int i = 0; i < request->target_count; i++)
-        if (request->targets[i].goal.use_orientation) return 1;
+        if (request->targets[i].goal.use_orientation || request->targets[i].use_look_at) return 1;
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "humanoid.h"
 #include "json_read.h"
 #include "solvers.h"
 
@@ -67,7 +68,8 @@ static int read_bone_name(const cJSON *obj, const char *path, const char *key, c
     return cli_fail(err, "%s: no bone named '%s'", field_path, name);
 }
 
-static const char *const target_fields[] = {"bone", "position", "meet", "orientation", "pole", "weight", NULL};
+static const char *const target_fields[] = {"bone",   "role",    "position", "meet", "orientation", "pole",
+                                            "weight", "look_at", "forward",  "up",   "offset",      NULL};
 
 /* A closed loop: the target's bone and the "meet" bone come together wherever the solve puts
  * them, so a meeting has no position, orientation or pole of its own. */
@@ -86,15 +88,96 @@ static int read_meet(const cJSON *json, const char *path, const cli_rig *rig, cl
     return 1;
 }
 
-static int read_target(const cJSON *json, const char *path, const cli_rig *rig, cli_target *target, cli_error *err) {
+int cli_request_humanoid(cli_request *request, const char *path, cli_error *err) {
+    if (request->has_humanoid) return 1;
+    const cJSON *spec = jr_get(request->solver_json, "humanoid");
+    if (!cli_humanoid_read(spec, spec || request->solver->character ? "solver.humanoid" : path, request->rig,
+                           &request->humanoid, err))
+        return 0;
+    request->has_humanoid = 1;
+    return 1;
+}
+
+/* "bone": a name, or "role": a humanoid role, whose bone the request's humanoid gives. */
+static int read_target_bone(const cJSON *json, const char *path, cli_request *request, cli_target *target, int *bone,
+                            cli_error *err) {
+    target->role = -1;
+    if (!jr_get(json, "role")) return read_bone_name(json, path, "bone", request->rig, bone, err);
+    char role_path[CLI_PATH_SIZE];
+    jr_key_path(role_path, sizeof role_path, path, "role");
+    if (jr_get(json, "bone")) return cli_fail(err, "%s: \"bone\" and \"role\" exclude each other (give one)", path);
+    const char *name = NULL;
+    if (!jr_get_string(json, path, "role", 1, &name, err)) return 0;
+    int role = reach_humanoid_role_from_name(name);
+    if (role < 0) {
+        char roles[512];
+        cli_role_names(roles, sizeof roles);
+        return cli_fail(err, "%s: no role named '%s' (roles: %s)", role_path, name, roles);
+    }
+    if (!cli_request_humanoid(request, role_path, err)) return 0;
+    *bone = request->humanoid.bones[role];
+    if (*bone < 0) return cli_fail(err, "%s: the rig's humanoid has no %s bone", role_path, name);
+    target->role = role;
+    return 1;
+}
+
+/* An aim target: look_at, and the bone's forward and up axes and offset in its own frame. */
+static int read_aim(const cJSON *json, const char *path, const cli_solver *solver, cli_target *target, cli_error *err) {
+    static const char *const excluded[] = {"position", "orientation", "meet"};
+    char field_path[CLI_PATH_SIZE];
+    jr_key_path(field_path, sizeof field_path, path, "look_at");
+    if (!solver->character)
+        return cli_fail(err,
+                        "%s: %s reaches for positions; the aim and full_body solvers turn a bone to look at a point",
+                        field_path, solver->name);
+    for (size_t k = 0; k < sizeof excluded / sizeof excluded[0]; k++)
+        if (jr_get(json, excluded[k]))
+            return cli_fail(err,
+                            "%s: \"look_at\" and \"%s\" exclude each other (an aim turns its bone where it stands)",
+                            path, excluded[k]);
+    target->use_look_at = 1;
+    target->forward = reach_vec3_make(0, 0, 1);
+    target->up = reach_vec3_make(0, 1, 0);
+    target->pole = reach_vec3_make(0, 1, 0);
+    target->use_up = jr_get(json, "up") != NULL;
+    target->use_offset = jr_get(json, "offset") != NULL;
+    if (!jr_get_vec3(json, path, "look_at", 1, &target->look_at, err) ||
+        !jr_get_vec3(json, path, "forward", 0, &target->forward, err) ||
+        !jr_get_vec3(json, path, "up", 0, &target->up, err) ||
+        !jr_get_vec3(json, path, "offset", 0, &target->offset, err))
+        return 0;
+    if (reach_vec3_max_abs(target->forward) == 0) return cli_fail(err, "%s.forward: must not be zero", path);
+    reach_vec3 across = reach_vec3_cross(reach_vec3_normalize_safe(target->forward, reach_vec3_zero()),
+                                         reach_vec3_normalize_safe(target->up, reach_vec3_zero()));
+    if (!(reach_vec3_length(across) > REACH_R(1e-6)))
+        return cli_fail(err, "%s.up: must not be zero or along forward", path);
+    return 1;
+}
+
+/* forward, up and offset belong to aim targets. */
+static int check_aim_fields(const cJSON *json, const char *path, cli_error *err) {
+    static const char *const aim_only[] = {"forward", "up", "offset"};
+    for (size_t k = 0; k < sizeof aim_only / sizeof aim_only[0]; k++)
+        if (jr_get(json, aim_only[k]))
+            return cli_fail(err, "%s.%s: only an aim target (with \"look_at\") has one", path, aim_only[k]);
+    return 1;
+}
+
+static int read_target(const cJSON *json, const char *path, cli_request *request, cli_target *target, cli_error *err) {
     if (!jr_object(json, path, err) || !jr_check_fields(json, path, target_fields, err)) return 0;
     int bone = -1;
     reach_vec3 position = reach_vec3_zero();
-    if (!read_bone_name(json, path, "bone", rig, &bone, err)) return 0;
+    if (!read_target_bone(json, path, request, target, &bone, err)) return 0;
     int meets = jr_get(json, "meet") != NULL;
-    if (!meets && !jr_get_vec3(json, path, "position", 1, &position, err)) return 0;
+    int aims = jr_get(json, "look_at") != NULL;
+    /* A rotation alone is a target for the character solvers; the others reach for a position. */
+    int rotation_alone = request->solver->character && jr_get(json, "orientation") != NULL;
+    target->use_position = jr_get(json, "position") != NULL;
+    if (!meets && !aims && !rotation_alone && !jr_get_vec3(json, path, "position", 1, &position, err)) return 0;
+    if (!jr_get_vec3(json, path, "position", 0, &position, err)) return 0;
     target->goal = reach_target_position(bone, position);
-    if (meets && !read_meet(json, path, rig, target, err)) return 0;
+    if (aims ? !read_aim(json, path, request->solver, target, err) : !check_aim_fields(json, path, err)) return 0;
+    if (meets && !read_meet(json, path, request->rig, target, err)) return 0;
     target->goal.use_orientation = jr_get(json, "orientation") != NULL;
     target->use_pole = jr_get(json, "pole") != NULL;
     if (!jr_get_quat(json, path, "orientation", 0, &target->goal.orientation, err) ||
@@ -118,7 +201,7 @@ static int read_targets(const cJSON *json, cli_request *request, cli_error *err)
     for (const cJSON *target = targets->child; target; target = target->next, i++) {
         char path[CLI_PATH_SIZE];
         jr_index_path(path, sizeof path, "targets", i);
-        if (!read_target(target, path, request->rig, &request->targets[i], err)) return 0;
+        if (!read_target(target, path, request, &request->targets[i], err)) return 0;
     }
     return 1;
 }

@@ -5,6 +5,7 @@
 #include <cJSON.h>
 
 #include "error.h"
+#include "reach/humanoid.h"
 #include "reach/solver.h"
 #include "rig.h"
 
@@ -16,6 +17,13 @@ typedef struct cli_target {
     reach_target goal;
     reach_vec3 pole; /* world point the middle joint bends toward, when use_pole */
     int use_pole;
+    int use_position; /* 0 for a meeting, an aim, or (full_body) a rotation alone */
+    int role;         /* the humanoid role the target named instead of a bone; -1 when named by bone */
+    /* An aim target ("look_at"): the bone turns so that its local forward axis, cast from its
+     * local offset, points at look_at; with use_up its local up axis leans toward pole (a world
+     * direction, default +y). */
+    int use_look_at, use_up, use_offset;
+    reach_vec3 look_at, forward, up, offset;
 } cli_target;
 
 typedef struct cli_request {
@@ -29,11 +37,19 @@ typedef struct cli_request {
     int target_count;
     cli_target *targets;
     reach_transform *pose; /* the starting pose; the solver overwrites it with the solved one */
+    /* The humanoid roles (solver.humanoid, default "auto"), read when a target names a role or
+     * the solver needs them (cli_request_humanoid). */
+    reach_humanoid humanoid;
+    int has_humanoid;
 } cli_request;
 
 /* Reads the request; the rig must outlive it. On failure nothing is left to free. */
 int cli_request_read(const cJSON *json, const cli_rig *rig, cli_request *request, cli_error *err);
 void cli_request_free(cli_request *request);
+
+/* Reads request->humanoid from solver.humanoid once (later calls return at once). path names
+ * where a failure to find the roles is reported when the solver has no "humanoid" option. */
+int cli_request_humanoid(cli_request *request, const char *path, cli_error *err);
 
 /* The rest pose with the request's "joints" values applied (hinge angles and prismatic
  * offsets in bone order), shared by solve and fk. */

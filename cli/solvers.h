@@ -18,6 +18,9 @@ typedef struct cli_solver {
     /* Nonzero for the solvers that apply joint limits: their result says ("limited") whether a
      * limit held the solved pose back. */
     int applies_limits;
+    /* Nonzero for the character solvers (aim, full_body): they take aim targets ("look_at") and
+     * targets with a rotation but no position, and read "humanoid". */
+    int character;
 } cli_solver;
 
 /* The solver named type, or NULL. */
@@ -32,6 +35,8 @@ extern const char *const cli_solver_common_fields[];
 int cli_solve_two_bone(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
 int cli_solve_fabrik(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
 int cli_solve_ccd(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
+int cli_solve_aim(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
+int cli_solve_full_body(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
 int cli_solve_jacobian(cli_request *request, reach_solve_result *result, cJSON *warnings, cli_error *err);
 
 #endif

@@ -22,3 +22,14 @@ void demo_replay_range(demo_replay *replay, double time, int *first, int *last) 
     replay->started = 1;
     replay->step = wanted;
 }
+
+int demo_replay_run(demo_replay *replay, double time, int (*reset)(void), int (*step)(int k)) {
+    int first, last;
+    demo_replay_range(replay, time, &first, &last);
+    for (int k = first; k <= last; k++) {
+        int status = demo_replay_is_start(replay, k) ? reset() : 0;
+        if (status == 0) status = step(k);
+        if (status != 0) return status;
+    }
+    return 0;
+}

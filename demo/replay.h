@@ -32,4 +32,9 @@ void demo_replay_range(demo_replay *replay, double time, int *first, int *last);
 /* Whether step k is the one that starts from a reset state. */
 int demo_replay_is_start(const demo_replay *replay, int k);
 
+/* The loop every replayed scene runs, for scenes whose state is one object: brings it to
+ * `time`, calling reset() before the step that starts over and step(k) for each step k (at
+ * time k × step_seconds). Stops at the first status that is not REACH_OK and returns it. */
+int demo_replay_run(demo_replay *replay, double time, int (*reset)(void), int (*step)(int k));
+
 #endif

@@ -5,17 +5,19 @@
 #include "scene.h"
 
 const demo_scene *const demo_scenes[] = {
-    &demo_scene_two_bone_2d,     /* the analytic two-bone arm in the plane */
-    &demo_scene_leg_3d,          /* two-bone legs with poles on steps */
-    &demo_scene_fabrik_tentacle, /* FABRIK 2-D with angle limits */
-    &demo_scene_fabrik_tree,     /* FABRIK with two weighted effectors */
-    &demo_scene_fabrik_loop,     /* FABRIK with a closed loop */
-    &demo_scene_ccd_chain,       /* CCD, sweep by sweep */
-    &demo_scene_compare,         /* every iterative solver on one chain */
-    &demo_scene_robot_arm,       /* the Jacobian family on a DH robot */
-    &demo_scene_robot_urdf,      /* the same robot read from a URDF */
-    &demo_scene_spider_2d,       /* the walker in 2-D */
-    &demo_scene_hexapod_3d,      /* the walker in 3-D on terrain */
+    &demo_scene_two_bone_2d,       /* the analytic two-bone arm in the plane */
+    &demo_scene_leg_3d,            /* two-bone legs with poles on steps */
+    &demo_scene_fabrik_tentacle,   /* FABRIK 2-D with angle limits */
+    &demo_scene_fabrik_tree,       /* FABRIK with two weighted effectors */
+    &demo_scene_fabrik_loop,       /* FABRIK with a closed loop */
+    &demo_scene_ccd_chain,         /* CCD, sweep by sweep */
+    &demo_scene_compare,           /* every iterative solver on one chain */
+    &demo_scene_robot_arm,         /* the Jacobian family on a DH robot */
+    &demo_scene_robot_urdf,        /* the same robot read from a URDF */
+    &demo_scene_spider_2d,         /* the walker in 2-D */
+    &demo_scene_hexapod_3d,        /* the walker in 3-D on terrain */
+    &demo_scene_humanoid_reach_3d, /* full-body IK: reach and look, feet planted */
+    &demo_scene_three_point_3d,    /* three-point mode: a body from a head and two hands */
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);
 

@@ -63,7 +63,14 @@ static reach_skeleton extended_shape(int bone_count) {
     return s;
 }
 
-static size_t lay_out(reach__arena *arena, int bone_count, body_layout *out) {
+/* The Jacobian's scratch for the extended skeleton: computed once a solve (it walks the whole
+ * layout of the Jacobian's workspace). */
+static size_t jacobian_size_for(int bone_count) {
+    reach_skeleton shape = extended_shape(bone_count);
+    return reach_jacobian_scratch_size(&shape, REACH_BODY_PART_COUNT);
+}
+
+static size_t lay_out(reach__arena *arena, int bone_count, size_t jacobian_size, body_layout *out) {
     int m = bone_count + SLIDES;
     out->parents = (int *)reach__arena_take(arena, (size_t)m, sizeof(int));
     out->rest = (reach_transform *)reach__arena_take(arena, (size_t)m, sizeof(reach_transform));
@@ -71,8 +78,7 @@ static size_t lay_out(reach__arena *arena, int bone_count, body_layout *out) {
     out->world = (reach_transform *)reach__arena_take(arena, (size_t)m, sizeof(reach_transform));
     out->joints = (reach_joint *)reach__arena_take(arena, (size_t)m, sizeof(reach_joint));
     out->targets = (reach_target *)reach__arena_take(arena, REACH_BODY_PART_COUNT, sizeof(reach_target));
-    reach_skeleton shape = extended_shape(bone_count);
-    out->jacobian_size = reach_jacobian_scratch_size(&shape, REACH_BODY_PART_COUNT);
+    out->jacobian_size = jacobian_size;
     out->jacobian_scratch = reach__arena_take(arena, out->jacobian_size, 1);
     return reach__arena_need(arena);
 }
@@ -81,7 +87,7 @@ size_t reach_full_body_scratch_size(const reach_skeleton *skeleton) {
     if (!skeleton || skeleton->bone_count < 0) return 0;
     reach__arena arena = reach__arena_make(NULL);
     body_layout layout;
-    return lay_out(&arena, skeleton->bone_count, &layout);
+    return lay_out(&arena, skeleton->bone_count, jacobian_size_for(skeleton->bone_count), &layout);
 }
 
 static reach_status check_targets(const reach_full_body_targets *t) {
@@ -232,12 +238,45 @@ static int place_body_hips(const reach_humanoid *h, const reach_full_body_target
 }
 
 /* Sets local rotation `bone` so that its world rotation is `world_rotation`, as near as its
- * joint allows, and brings the world transforms up to date. */
-static void set_world_rotation(const reach_skeleton *ext, const body_layout *l, int bone, reach_quat world_rotation) {
+ * joint allows, from its parent's world rotation; the world transforms are left as they were. */
+static void set_local_rotation(const body_layout *l, int bone, reach_quat world_rotation) {
     reach_quat parent = l->world[l->parents[bone]].rotation;
     reach_quat local = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(parent), world_rotation));
     reach_joint joint = l->joints[bone];
     reach_joint_project_rotation(&joint, l->rest[bone].rotation, local, &l->pose[bone].rotation);
+}
+
+/* The same, and brings the world transforms up to date. */
+static void set_world_rotation(const reach_skeleton *ext, const body_layout *l, int bone, reach_quat world_rotation) {
+    set_local_rotation(l, bone, world_rotation);
+    reach_forward_kinematics(ext, l->pose, l->world);
+}
+
+static int is_above(const int *parents, int ancestor, int bone) {
+    for (int b = parents[bone]; b >= 0; b = parents[b])
+        if (b == ancestor) return 1;
+    return 0;
+}
+
+/* Turns the head, hands and feet to their target rotations by their own joints (which does not
+ * move their joints), then brings the world transforms up to date once: none of these bones
+ * lies above another in a humanoid, so each one's parent is where the last forward kinematics
+ * left it; a map that puts one above another gets forward kinematics in between. */
+static void set_end_rotations(const reach_humanoid *h, const reach_full_body_targets *t, const reach_skeleton *ext,
+                              const body_layout *l) {
+    int set[REACH_BODY_PART_COUNT], count = 0;
+    for (int p = REACH_BODY_HEAD; p < REACH_BODY_PART_COUNT; p++) {
+        if (!t->parts[p].use_rotation) continue;
+        int bone = h->bones[part_role[p]] + SLIDES;
+        for (int k = 0; k < count; k++)
+            if (is_above(l->parents, set[k], bone)) {
+                reach_forward_kinematics(ext, l->pose, l->world);
+                count = 0;
+                break;
+            }
+        set_local_rotation(l, bone, reach_quat_normalize_safe(t->parts[p].rotation));
+        set[count++] = bone;
+    }
     reach_forward_kinematics(ext, l->pose, l->world);
 }
 
@@ -327,6 +366,28 @@ static int make_targets(const reach_humanoid *h, const reach_full_body_targets *
 }
 
 /* The largest distance and angle left to the position and rotation targets, from l->world. */
+/* The bones that turn to look, in the extended skeleton, root first: the neck (and any bone
+ * between it and the head, as a CMU Neck1) with the head, as a person looks, unless the head has
+ * a position target (turning the neck would move it) or no neck within LOOK_CHAIN bones. */
+#define LOOK_CHAIN 4
+
+static int look_chain(const reach_humanoid *h, const reach_full_body_targets *t, const int *parents,
+                      int chain[LOOK_CHAIN]) {
+    int head = h->bones[REACH_ROLE_HEAD] + SLIDES, neck = h->bones[REACH_ROLE_NECK];
+    chain[0] = head;
+    if (neck < 0 || t->parts[REACH_BODY_HEAD].use_position) return 1;
+    int up[LOOK_CHAIN], count = 0;
+    for (int bone = head; count < LOOK_CHAIN; bone = parents[bone]) {
+        up[count++] = bone;
+        if (bone == neck + SLIDES) {
+            for (int k = 0; k < count; k++)
+                chain[k] = up[count - 1 - k];
+            return count;
+        }
+    }
+    return 1;
+}
+
 static void body_residuals(const reach_humanoid *h, const reach_full_body_targets *t, const body_layout *l,
                            reach_real *residual, reach_real *angle_residual) {
     *residual = *angle_residual = 0;
@@ -352,11 +413,13 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
     if ((status = reach_humanoid_validate(skeleton, humanoid, NULL)) != REACH_OK) return status;
     if ((status = check_targets(targets)) != REACH_OK) return status;
     if ((status = check_body_pose(skeleton, pose)) != REACH_OK) return status;
-    if (scratch_size < reach_full_body_scratch_size(skeleton)) return REACH_ERROR_BUFFER_TOO_SMALL;
+    size_t jacobian_size = jacobian_size_for(skeleton->bone_count);
+    reach__arena sizing = reach__arena_make(NULL);
+    body_layout l;
+    if (scratch_size < lay_out(&sizing, skeleton->bone_count, jacobian_size, &l)) return REACH_ERROR_BUFFER_TOO_SMALL;
 
     reach__arena arena = reach__arena_make(scratch);
-    body_layout l;
-    lay_out(&arena, skeleton->bone_count, &l);
+    lay_out(&arena, skeleton->bone_count, jacobian_size, &l);
     reach_real height = body_height(skeleton, humanoid, l.world);
     extend(skeleton, pose, SLIDE_RANGE * height, &l);
     reach_skeleton ext = {skeleton->bone_count + SLIDES, l.parents, l.rest, l.joints};
@@ -382,14 +445,13 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
         if (status != REACH_OK) return status;
     }
     reach_forward_kinematics(&ext, l.pose, l.world);
-    for (int p = REACH_BODY_HEAD; p < REACH_BODY_PART_COUNT; p++)
-        if (targets->parts[p].use_rotation)
-            set_world_rotation(&ext, &l, humanoid->bones[part_role[p]] + SLIDES,
-                               reach_quat_normalize_safe(targets->parts[p].rotation));
+    set_end_rotations(humanoid, targets, &ext, &l);
     reach_real residual, angle_residual;
     body_residuals(humanoid, targets, &l, &residual, &angle_residual);
     int done = residual <= js.tolerance && angle_residual <= js.angle_tolerance;
     count = done ? 0 : make_targets(humanoid, targets, &l, 0);
+    /* Whether l.world is the pose's forward kinematics still (the result needs it). */
+    int fresh = count == 0;
     for (int attempt = 0; count > 0 && attempt < RESEEDS + 1; attempt++) {
         if (attempt > 0) {
             /* Stalled against the limits: the limbs laid out again by the law of cosines from
@@ -408,21 +470,26 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
     for (int limb = 0; limb < 4; limb++) {
         const reach_body_target *b = &targets->parts[REACH_BODY_LEFT_HAND + limb];
         if (!b->use_hint) continue;
+        fresh = 0;
         const int *r = limb_roles[limb];
         turn_toward_hint(&ext, &l, humanoid->bones[r[0]] + SLIDES, humanoid->bones[r[1]] + SLIDES,
                          humanoid->bones[r[2]] + SLIDES, b->hint);
     }
     if (targets->use_look_at && !targets->parts[REACH_BODY_HEAD].use_rotation) {
-        reach_forward_kinematics(&ext, l.pose, l.world);
+        if (!fresh) reach_forward_kinematics(&ext, l.pose, l.world);
+        fresh = 0; /* the look turns the neck and head but leaves the bones below them */
         reach_aim_chain_settings aim = reach_aim_chain_default_settings();
         aim.aim.forward = s.head_forward;
         aim.aim.up = s.head_up;
-        int head = humanoid->bones[REACH_ROLE_HEAD] + SLIDES;
+        int chain[LOOK_CHAIN];
+        int looking = look_chain(humanoid, targets, l.parents, chain);
+        int head = chain[looking - 1];
         reach_vec3 up = reach_quat_rotate(l.world[humanoid->bones[REACH_ROLE_HIPS] + SLIDES].rotation,
                                           reach_quat_rotate(l.rest[head].rotation, s.head_up));
-        if (reach_aim_chain_solve(&ext, &head, 1, targets->look_at, up, &aim, l.pose, l.world, NULL) != REACH_OK) {
+        if (reach_aim_chain_solve(&ext, chain, looking, targets->look_at, up, &aim, l.pose, l.world, NULL) !=
+            REACH_OK) {
             aim.aim.keep_up = 0; /* an up along forward: look without keeping it */
-            reach_aim_chain_solve(&ext, &head, 1, targets->look_at, up, &aim, l.pose, l.world, NULL);
+            reach_aim_chain_solve(&ext, chain, looking, targets->look_at, up, &aim, l.pose, l.world, NULL);
         }
     }
 
@@ -433,9 +500,11 @@ reach_status reach_full_body_solve(const reach_skeleton *skeleton, const reach_h
         if (skeleton->parents[b] < 0) pose[b].translation = reach_vec3_add(pose[b].translation, slide);
     }
     if (result) {
-        reach_forward_kinematics(&ext, l.pose, l.world);
-        reach_full_body_result r = {jr.iterations, 0, 0, 1};
-        body_residuals(humanoid, targets, &l, &r.residual, &r.angle_residual);
+        reach_full_body_result r = {jr.iterations, residual, angle_residual, 1};
+        if (!fresh) {
+            reach_forward_kinematics(&ext, l.pose, l.world);
+            body_residuals(humanoid, targets, &l, &r.residual, &r.angle_residual);
+        }
         r.reached = r.residual <= s.tolerance * height && r.angle_residual <= s.angle_tolerance;
         *result = r;
     }

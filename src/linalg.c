@@ -24,6 +24,60 @@ reach_real reach__max_abs(const reach_real *x, int n) {
     return m;
 }
 
+/* Four partial sums of a dot product, lane q over l = q mod 4. In float on x86-64 they are one
+ * SSE register (four products and four sums an instruction each); elsewhere four reals. Each
+ * lane multiplies, then adds, as the scalar code does, so both give the same bits (the guard is
+ * packed_vec3.h's; REACH_NO_PACKED takes the scalar form). */
+#if !defined(REACH_DOUBLE) && !defined(REACH_NO_PACKED) && defined(__SSE2__) && defined(__SSE2_MATH__)
+#include <emmintrin.h>
+
+typedef __m128 lanes;
+
+static inline lanes lanes_zero(void) { return _mm_setzero_ps(); }
+static inline lanes lanes_mad(lanes acc, const reach_real *x, const reach_real *y) {
+    return _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(x), _mm_loadu_ps(y)));
+}
+/* y[0..3] + x[0..3]·s, each lane one multiply and one add */
+static inline lanes lanes_load(const reach_real *y) { return _mm_loadu_ps(y); }
+static inline void lanes_store(reach_real *y, lanes v) { _mm_storeu_ps(y, v); }
+static inline lanes lanes_axpy(lanes y, const reach_real *x, reach_real s) {
+    return _mm_add_ps(y, _mm_mul_ps(_mm_loadu_ps(x), _mm_set1_ps(s)));
+}
+static inline reach_real lanes_sum(lanes acc) {
+    float q[4];
+    _mm_storeu_ps(q, acc);
+    return (q[0] + q[1]) + (q[2] + q[3]);
+}
+#else
+typedef struct lanes {
+    reach_real q[4];
+} lanes;
+
+static inline lanes lanes_zero(void) {
+    lanes zero = {{0, 0, 0, 0}};
+    return zero;
+}
+static inline lanes lanes_mad(lanes acc, const reach_real *x, const reach_real *y) {
+    for (int q = 0; q < 4; ++q)
+        acc.q[q] += x[q] * y[q];
+    return acc;
+}
+static inline lanes lanes_load(const reach_real *y) {
+    lanes v = {{y[0], y[1], y[2], y[3]}};
+    return v;
+}
+static inline void lanes_store(reach_real *y, lanes v) {
+    for (int q = 0; q < 4; ++q)
+        y[q] = v.q[q];
+}
+static inline lanes lanes_axpy(lanes y, const reach_real *x, reach_real s) {
+    for (int q = 0; q < 4; ++q)
+        y.q[q] += x[q] * s;
+    return y;
+}
+static inline reach_real lanes_sum(lanes acc) { return (acc.q[0] + acc.q[1]) + (acc.q[2] + acc.q[3]); }
+#endif
+
 /* One 6-D target (a robot's tool) gives 6 rows and a 6 × 6 Gram matrix: with the size known the
  * factorisation and solves compile to straight-line code, and the products below keep a column's
  * entries in registers and run one short loop over the columns. */
@@ -75,7 +129,20 @@ void reach__mat_t_mul_vec(const reach_real *a, int rows, int cols, const reach_r
     }
     for (int j = 0; j < cols; ++j)
         y[j] = 0;
-    for (int i = 0; i < rows; ++i)
+    /* Three rows a pass, four columns at once: each y[j] still adds its rows' products one after
+     * another, in order (the same bits), read and written a third as often. */
+    int i = 0, body = cols - cols % 4;
+    for (; i + 3 <= rows; i += 3) {
+        const reach_real *a0 = a + (size_t)i * (size_t)cols, *a1 = a0 + cols, *a2 = a1 + cols;
+        reach_real x0 = x[i], x1 = x[i + 1], x2 = x[i + 2];
+        int j = 0;
+        for (; j < body; j += 4)
+            lanes_store(y + j,
+                        lanes_axpy(lanes_axpy(lanes_axpy(lanes_load(y + j), a0 + j, x0), a1 + j, x1), a2 + j, x2));
+        for (; j < cols; ++j)
+            y[j] = y[j] + a0[j] * x0 + a1[j] * x1 + a2[j] * x2;
+    }
+    for (; i < rows; ++i)
         for (int j = 0; j < cols; ++j)
             y[j] += a[i * cols + j] * x[i];
 }
@@ -301,23 +368,51 @@ static void six_row_gram(const reach_real *a, int cols, reach_real *g) {
     g[35] = g55;
 }
 
+/* g_ij = a_i · a_j over the rows, which lie contiguous: two rows by two, each sum as four lanes
+ * (the tail past a multiple of four added last, in order). A full body's 18 rows of 46 columns
+ * spent half their time in the loop's own counting and loads one product at a time. */
+static void wide_gram(const reach_real *a, int rows, int cols, reach_real *g) {
+    int body = cols - cols % 4;
+    for (int i = 0; i < rows; i += 2) {
+        const reach_real *a_i = a + (size_t)i * (size_t)cols;
+        int pair = i + 1 < rows;
+        const reach_real *a_k = pair ? a_i + cols : a_i;
+        for (int j = 0; j <= i; j += 2) {
+            const reach_real *a_j = a + (size_t)j * (size_t)cols;
+            /* Row j + 1 exists wherever it is wanted: for g[i][j + 1] when j + 1 <= i, for
+             * g[i + 1][j + 1] when row i + 1 does (the block's upper corner g[i][i + 1] is not). */
+            const reach_real *a_m = j + 1 < rows ? a_j + cols : a_j;
+            lanes ij = lanes_zero(), im = ij, kj = ij, km = ij;
+            for (int l = 0; l < body; l += 4) {
+                ij = lanes_mad(ij, a_i + l, a_j + l);
+                im = lanes_mad(im, a_i + l, a_m + l);
+                kj = lanes_mad(kj, a_k + l, a_j + l);
+                km = lanes_mad(km, a_k + l, a_m + l);
+            }
+            reach_real s_ij = lanes_sum(ij), s_im = lanes_sum(im), s_kj = lanes_sum(kj), s_km = lanes_sum(km);
+            for (int l = body; l < cols; ++l) {
+                s_ij += a_i[l] * a_j[l];
+                s_im += a_i[l] * a_m[l];
+                s_kj += a_k[l] * a_j[l];
+                s_km += a_k[l] * a_m[l];
+            }
+            g[i * rows + j] = s_ij;
+            if (j + 1 <= i) g[i * rows + j + 1] = s_im;
+            if (pair) {
+                g[(i + 1) * rows + j] = s_kj;
+                g[(i + 1) * rows + j + 1] = s_km;
+            }
+        }
+    }
+}
+
 void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) {
     if (rows == COMMON_SIZE && rows <= cols) {
         six_row_gram(a, cols, g);
         return;
     }
     if (rows <= cols) {
-        /* g_ij = a_i · a_j over the rows, which lie contiguous. */
-        for (int i = 0; i < rows; ++i) {
-            const reach_real *a_i = a + (size_t)i * (size_t)cols;
-            for (int j = 0; j <= i; ++j) {
-                const reach_real *a_j = a + (size_t)j * (size_t)cols;
-                reach_real sum = 0;
-                for (int l = 0; l < cols; ++l)
-                    sum += a_i[l] * a_j[l];
-                g[i * rows + j] = sum;
-            }
-        }
+        wide_gram(a, rows, cols, g);
         return;
     }
     /* g = Σ_l (row l)ᵀ (row l), rank one at a time. */

@@ -168,8 +168,9 @@ static void zero_quaternion(void **state) {
 
 static void unknown_solver(void **state) {
     (void)state;
-    expect_solve_error(LEG_REQUEST("{'type':'fabrick'}", "[{'bone':'ankle','position':[0,0,0]}]"),
-                       "solver.type: unknown solver 'fabrick' (available: two_bone, fabrik, ccd, jacobian)");
+    expect_solve_error(
+        LEG_REQUEST("{'type':'fabrick'}", "[{'bone':'ankle','position':[0,0,0]}]"),
+        "solver.type: unknown solver 'fabrick' (available: two_bone, fabrik, ccd, jacobian, aim, full_body)");
     expect_solve_error("{'rig':" LEG "," TO_ANKLE "}", "solver: required field is missing");
     expect_solve_error(LEG_REQUEST("{'type':'two_bone','damping':0.1}", "[{'bone':'ankle','position':[0,0,0]}]"),
                        "solver: unknown field 'damping'");

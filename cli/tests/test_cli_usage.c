@@ -12,7 +12,7 @@ static void help_and_version(void **state) {
     cli_run help = run_cli(NULL, "--help", NULL);
     assert_int_equal(help.status, 0);
     assert_non_null(strstr(help.out, "usage: reach solve FILE|-"));
-    assert_non_null(strstr(help.out, "Solver types: two_bone, fabrik, ccd, jacobian."));
+    assert_non_null(strstr(help.out, "Solver types: two_bone, fabrik, ccd, jacobian, aim, full_body."));
     assert_non_null(strstr(help.out, "reach walk [--legs N]"));
     cli_run_free(&help);
     cli_run solve_help = run_cli(NULL, "solve", "-h", NULL);
