@@ -1,8 +1,8 @@
 /* reach_gltf_write: a rig and its clips as a glTF 2.0 document (cJSON) and one buffer of
- * little-endian floats. Node i is bone i; one skin holds every bone; each clip is an animation
- * with a rotation sampler per bone (and a translation sampler per bone whose translation moves)
- * over one shared input of key times. How the
- * buffer is stored (embedded, beside, GLB) is gltf_write_layout.c's job. */
+ * little-endian numbers. Node i is bone i; one skin holds every bone, and a marker mesh shows it;
+ * each clip is an animation with a rotation sampler per bone (and a translation sampler per bone
+ * whose translation moves) over one shared input of key times. How the buffer is stored
+ * (embedded, beside, GLB) is gltf_write_layout.c's job. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,14 +14,17 @@
 #include "gltf_write_internal.h"
 #include "reach/gltf.h"
 
-#define GLTF_FLOAT          5126
-#define GLTF_UNSIGNED_SHORT 5123
-#define GLTF_ARRAY_BUFFER   34962
+#define GLTF_FLOAT           5126
+#define GLTF_UNSIGNED_SHORT  5123
+#define GLTF_ARRAY_BUFFER    34962
+#define GLTF_MAX_MESH_JOINTS 65536
 
 typedef struct writer {
     cJSON *root, *accessors, *views;
     gltf_bytes buffer;
-    int beyond_float; /* a value too large for the float32 the buffer holds */
+    int beyond_float;               /* a value too large for the float32 the buffer holds */
+    int accessor_count, view_count; /* the arrays' sizes, kept here: cJSON counts by walking them */
+    cJSON *last_accessor;           /* the accessor added last, for its min and max */
     char *error;
     size_t error_size;
 } writer;
@@ -64,14 +67,14 @@ static void append_float(writer *w, double value) {
 /* A bufferView over the bytes appended since `start`, and an accessor of `count` elements of
  * `type` (components of componentType, 5126 float) on it; its index. */
 static int add_accessor_of(writer *w, size_t start, int count, const char *type, int component_type) {
-    int view = cJSON_GetArraySize(w->views);
+    int view = w->view_count++;
     cJSON *v = cJSON_CreateObject();
     cJSON_AddItemToArray(w->views, v);
     cJSON_AddNumberToObject(v, "buffer", 0);
     cJSON_AddNumberToObject(v, "byteOffset", (double)start);
     cJSON_AddNumberToObject(v, "byteLength", (double)(w->buffer.length - start));
-    int index = cJSON_GetArraySize(w->accessors);
-    cJSON *a = cJSON_CreateObject();
+    int index = w->accessor_count++;
+    cJSON *a = w->last_accessor = cJSON_CreateObject();
     cJSON_AddItemToArray(w->accessors, a);
     cJSON_AddNumberToObject(a, "bufferView", view);
     cJSON_AddNumberToObject(a, "componentType", component_type);
@@ -136,11 +139,15 @@ static cJSON *numbers(const double *values, int count) {
     return array;
 }
 
-static void add_nodes(writer *w, const reach_rig *rig) {
+/* The nodes, children under their parents (in bone order, each list built in one pass so a wide
+ * rig costs no more than a deep one). Returns 0 when out of memory. */
+static int add_nodes(writer *w, const reach_rig *rig) {
+    cJSON **node_of = malloc((size_t)rig->bone_count * sizeof *node_of);
+    if (!node_of) return 0;
     cJSON *nodes = cJSON_AddArrayToObject(w->root, "nodes");
     cJSON *roots = cJSON_CreateArray();
     for (int b = 0; b < rig->bone_count; ++b) {
-        cJSON *node = cJSON_CreateObject();
+        cJSON *node = node_of[b] = cJSON_CreateObject();
         cJSON_AddItemToArray(nodes, node);
         cJSON_AddStringToObject(node, "name", rig->bone_names[b]);
         reach_vec3 t = rig->rest[b].translation;
@@ -149,18 +156,21 @@ static void add_nodes(writer *w, const reach_rig *rig) {
         if (translation[0] != 0 || translation[1] != 0 || translation[2] != 0)
             cJSON_AddItemToObject(node, "translation", numbers(translation, 3));
         if (rotation[3] != 1) cJSON_AddItemToObject(node, "rotation", numbers(rotation, 4));
-        cJSON *children = NULL;
-        for (int c = b + 1; c < rig->bone_count; ++c) {
-            if (rig->parents[c] != b) continue;
-            if (!children) children = cJSON_AddArrayToObject(node, "children");
-            cJSON_AddItemToArray(children, cJSON_CreateNumber(c));
+        int parent = rig->parents[b];
+        if (parent < 0) {
+            cJSON_AddItemToArray(roots, cJSON_CreateNumber(b));
+            continue;
         }
-        if (rig->parents[b] < 0) cJSON_AddItemToArray(roots, cJSON_CreateNumber(b));
+        cJSON *children = cJSON_GetObjectItemCaseSensitive(node_of[parent], "children");
+        if (!children) children = cJSON_AddArrayToObject(node_of[parent], "children");
+        cJSON_AddItemToArray(children, cJSON_CreateNumber(b));
     }
+    free(node_of);
     cJSON_AddNumberToObject(w->root, "scene", 0);
     cJSON *scene = cJSON_CreateObject();
     cJSON_AddItemToObject(scene, "nodes", roots);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(w->root, "scenes"), scene);
+    return 1;
 }
 
 /* Each bone's world rest transform (column-major 4×4, bone after bone). */
@@ -241,7 +251,7 @@ static void add_marker_mesh(writer *w, const reach_rig *rig, const double *world
     }
     int count = 3 * rig->bone_count;
     int positions = add_accessor(w, start, count, "VEC3");
-    cJSON *position_accessor = cJSON_GetArrayItem(w->accessors, positions);
+    cJSON *position_accessor = w->last_accessor;
     cJSON_AddItemToObject(position_accessor, "min", numbers(vertex_low, 3));
     cJSON_AddItemToObject(position_accessor, "max", numbers(vertex_high, 3));
     start = w->buffer.length;
@@ -278,18 +288,18 @@ static void add_marker_mesh(writer *w, const reach_rig *rig, const double *world
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(scene, "nodes"), cJSON_CreateNumber(rig->bone_count));
 }
 
-static void add_channel(cJSON *animation, int input, int output, int node, const char *path) {
-    cJSON *samplers = cJSON_GetObjectItemCaseSensitive(animation, "samplers");
-    cJSON *sampler = cJSON_CreateObject();
-    cJSON_AddNumberToObject(sampler, "input", input);
-    cJSON_AddNumberToObject(sampler, "output", output);
-    cJSON_AddStringToObject(sampler, "interpolation", "LINEAR");
+/* Sampler `sampler` of the animation (its samplers so far), and the channel that uses it. */
+static void add_channel(cJSON *animation, int sampler, int input, int output, int node, const char *path) {
+    cJSON *entry = cJSON_CreateObject();
+    cJSON_AddNumberToObject(entry, "input", input);
+    cJSON_AddNumberToObject(entry, "output", output);
+    cJSON_AddStringToObject(entry, "interpolation", "LINEAR");
     cJSON *channel = cJSON_CreateObject();
-    cJSON_AddNumberToObject(channel, "sampler", cJSON_GetArraySize(samplers));
+    cJSON_AddNumberToObject(channel, "sampler", sampler);
     cJSON *target = cJSON_AddObjectToObject(channel, "target");
     cJSON_AddNumberToObject(target, "node", node);
     cJSON_AddStringToObject(target, "path", path);
-    cJSON_AddItemToArray(samplers, sampler);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(animation, "samplers"), entry);
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(animation, "channels"), channel);
 }
 
@@ -324,7 +334,7 @@ static reach_status add_animation(writer *w, const reach_clip *clip, const reach
         append_float(w, time);
     }
     int input = add_accessor(w, start, clip->frame_count, "SCALAR");
-    cJSON *input_accessor = cJSON_GetArrayItem(w->accessors, input);
+    cJSON *input_accessor = w->last_accessor;
     double first = 0, last = (double)previous;
     cJSON_AddItemToObject(input_accessor, "min", numbers(&first, 1));
     cJSON_AddItemToObject(input_accessor, "max", numbers(&last, 1));
@@ -337,6 +347,7 @@ static reach_status add_animation(writer *w, const reach_clip *clip, const reach
     cJSON_AddArrayToObject(animation, "channels");
     cJSON_AddArrayToObject(animation, "samplers");
     size_t bones = (size_t)clip->bone_count;
+    int samplers = 0;
     for (int b = 0; b < clip->bone_count; ++b) {
         if (translation_moves(clip, b, rest[b].translation)) {
             start = w->buffer.length;
@@ -346,7 +357,8 @@ static reach_status add_animation(writer *w, const reach_clip *clip, const reach
                 append_float(w, (double)t.y);
                 append_float(w, (double)t.z);
             }
-            add_channel(animation, input, add_accessor(w, start, clip->frame_count, "VEC3"), b, "translation");
+            add_channel(animation, samplers++, input, add_accessor(w, start, clip->frame_count, "VEC3"), b,
+                        "translation");
         }
         start = w->buffer.length;
         quat_d before = {0, 0, 0, 1};
@@ -361,7 +373,7 @@ static reach_status add_animation(writer *w, const reach_clip *clip, const reach
             append_float(w, q.w);
             before = q;
         }
-        add_channel(animation, input, add_accessor(w, start, clip->frame_count, "VEC4"), b, "rotation");
+        add_channel(animation, samplers++, input, add_accessor(w, start, clip->frame_count, "VEC4"), b, "rotation");
     }
     return REACH_OK;
 }
@@ -429,11 +441,11 @@ reach_status gltf_build(const reach_rig *rig, const reach_clip *clips, const cha
     cJSON_AddStringToObject(asset, "generator", "reach");
     w.accessors = cJSON_AddArrayToObject(w.root, "accessors");
     w.views = cJSON_AddArrayToObject(w.root, "bufferViews");
-    add_nodes(&w, rig);
-    double *world = world_rest(rig);
+    double *world = add_nodes(&w, rig) ? world_rest(rig) : NULL;
     if (world) {
         add_skin(&w, rig, world);
-        add_marker_mesh(&w, rig, world);
+        /* A mesh's joint indices are 16-bit: a larger rig keeps its skin, without the markers. */
+        if (rig->bone_count <= GLTF_MAX_MESH_JOINTS) add_marker_mesh(&w, rig, world);
         free(world);
     } else {
         formats_error(error, error_size, "out of memory");

@@ -400,6 +400,45 @@ static void test_bad_input_writes_nothing(void **state) {
     source_free(&s);
 }
 
+/* A rig past 65 536 bones (a root and a fan of children) is written with its skin over every bone
+ * but without the marker mesh, whose joint indices are 16-bit. */
+static void test_more_bones_than_a_mesh_indexes(void **state) {
+    (void)state;
+    enum { BONES = 70000 };
+    reach_rig rig;
+    memset(&rig, 0, sizeof rig);
+    rig.bone_count = BONES;
+    rig.bone_names = calloc(BONES, sizeof *rig.bone_names);
+    rig.parents = malloc(BONES * sizeof *rig.parents);
+    rig.rest = malloc(BONES * sizeof *rig.rest);
+    rig.joints = malloc(BONES * sizeof *rig.joints);
+    for (int b = 0; b < BONES; ++b) {
+        rig.bone_names[b] = malloc(16);
+        snprintf(rig.bone_names[b], 16, "b%d", b);
+        rig.parents[b] = b == 0 ? -1 : 0;
+        rig.rest[b] = reach_transform_make(reach_quat_identity(),
+                                           reach_vec3_make((reach_real)(b % 100), (reach_real)(b / 100), 1));
+        rig.joints[b] = reach_joint_ball();
+    }
+    rig.skeleton = (reach_skeleton){BONES, rig.parents, rig.rest, rig.joints};
+    unsigned char *document;
+    size_t length;
+    char error[512];
+    assert_int_equal(reach_gltf_write(&rig, NULL, NULL, 0, REACH_GLTF_EMBEDDED, NULL, &document, &length, NULL, NULL,
+                                      error, sizeof error),
+                     REACH_OK);
+    /* The document only: reach's reader finds nodes by index in cJSON's lists, which is quadratic in
+     * their number, too slow here for 70 000. */
+    const char *text = (const char *)document;
+    assert_null(strstr(text, "\"meshes\""));
+    const char *skin = strstr(text, "\"skins\":[{\"joints\":[0,1,2,");
+    assert_non_null(skin);
+    assert_non_null(strstr(skin, ",69998,69999]"));
+    assert_non_null(strstr(text, "{\"name\":\"b69999\",\"translation\":[99,699,1]}"));
+    free(document);
+    reach_rig_free(&rig);
+}
+
 /* What `assimp info` says of a file: its whole output, or NULL when the program is not there. */
 static char *assimp_info(const char *path) {
     if (system("command -v assimp > /dev/null 2>&1") != 0) return NULL;
@@ -477,6 +516,7 @@ int main(void) {
         cmocka_unit_test(test_glb_layout),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_bad_input_writes_nothing),
+        cmocka_unit_test(test_more_bones_than_a_mesh_indexes),
         cmocka_unit_test(test_assimp_opens_written_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,7 +84,8 @@ typedef enum reach_gltf_layout {
  * rotation as the node's TRS, children under their parents, the roots in the scene) and one skin
  * whose joints are every bone, with inverse bind matrices from the rest pose, so Blender and
  * three.js open it as an armature, and a mesh the skin deforms (a small triangle at each bone,
- * bound to it alone, on a node of its own outside the skin) so viewers draw and count the bones.
+ * bound to it alone, on a node of its own outside the skin) so viewers draw and count the bones
+ * (left out for a rig of more than 65 536 bones: a mesh's joint indices are 16-bit).
  * Each clip becomes an animation (named from clip_names, or `animation_<index>` where that or the
  * array is NULL) with a rotation channel per bone and a translation channel per bone whose
  * translation leaves its rest in some frame (the node's rest holds it otherwise, exactly), LINEAR,
