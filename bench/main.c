@@ -26,6 +26,7 @@ static const bench_suite suites[] = {
     {"character", bench_suite_character},
 #ifdef REACH_BENCH_URDF
     {"urdf", bench_suite_urdf},
+    {"files", bench_suite_files},
 #endif
 #ifdef REACH_BENCH_KDL
     {"kdl", bench_suite_kdl},
