@@ -159,7 +159,12 @@ static reach_status list_nodes(fbx_tree *tree) {
         tree->bone_of_node[i] = -1;
     }
     qsort(tree->by_name, n, sizeof *tree->by_name, compare_names);
-    return split_matrix(tree, &root->mTransformation, root->mName.data, &tree->root);
+    st = split_matrix(tree, &root->mTransformation, root->mName.data, &tree->root);
+    const double *scale = tree->root.s;
+    /* FBX gives its root no transform; one with a non-uniform scale could not be folded. */
+    if (st == REACH_OK && (fabs(scale[1] - scale[0]) > 1e-6 * scale[0] || fabs(scale[2] - scale[0]) > 1e-6 * scale[0]))
+        return fail(tree, "the root node '%s' has a non-uniform scale", root->mName.data);
+    return st;
 }
 
 /* The nodes that become bones: every skin's bones and their ancestors, or (without skins) every
