@@ -44,11 +44,13 @@ test-threads: deps-build+test
 
 # Valgrind memcheck over every unit test (the core's and the formats library's) and the packed-bits programs, with the property sets cut
 # to 1% (REACH_TEST_QUICK; a tenth for the packed-bits programs):
-# invalid reads and writes, uses of uninitialised values, and leaks. JOBS tests at a time.
+# invalid reads and writes, uses of uninitialised values, and leaks (but assimp's own, which it
+# leaks when it refuses a file: scripts/valgrind-assimp.supp). JOBS tests at a time.
 test-valgrind: test-core
 	@find build/float/tests build/float/formats/tests -maxdepth 1 \( -name 'test_*' -o -name 'solve_hash_*' \) -type f -perm -u+x | sort | \
 	  xargs -P$(JOBS) -I{} sh -c 'echo "valgrind {}"; \
 	  REACH_TEST_QUICK=1 valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    --suppressions=scripts/valgrind-assimp.supp \
 	    {} >/dev/null || { echo "valgrind {} FAILED"; exit 255; }'
 
 # Every fuzz target for a bounded time, from a fixed seed and run count so CI repeats the same

@@ -27,6 +27,7 @@ static const bench_suite suites[] = {
 #ifdef REACH_BENCH_URDF
     {"urdf", bench_suite_urdf},
     {"retarget", bench_suite_retarget},
+    {"files", bench_suite_files},
 #endif
 #ifdef REACH_BENCH_KDL
     {"kdl", bench_suite_kdl},

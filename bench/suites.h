@@ -19,6 +19,7 @@ void bench_suite_character(bench_run *run);
 #ifdef REACH_BENCH_URDF
 void bench_suite_urdf(bench_run *run);     /* suite_urdf.c, built with reach::formats */
 void bench_suite_retarget(bench_run *run); /* suite_retarget.c, built with reach::formats */
+void bench_suite_files(bench_run *run);    /* suite_files.c, built with reach::formats */
 #endif
 #ifdef REACH_BENCH_KDL
 void bench_suite_kdl(bench_run *run); /* kdl_compare.cpp, built when Orocos KDL is installed */

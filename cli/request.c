@@ -341,7 +341,8 @@ static int read_frame(const cJSON *json, const cli_rig *rig, reach_transform *po
     reach_pose_rest(&rig->skeleton, pose);
     const cJSON *frame = jr_get(json, "frame");
     if (!frame) return 1;
-    if (rig->frame_count == 0) return cli_fail(err, "frame: the rig has no motion (only BVH and glTF characters do)");
+    if (rig->frame_count == 0)
+        return cli_fail(err, "frame: the rig has no motion (only BVH, glTF and FBX characters do)");
     double n = cJSON_IsNumber(frame) ? frame->valuedouble : -1;
     if (!(n >= 0 && n < rig->frame_count) || n != (double)(int)n)
         return cli_fail(err, "frame: expected a frame number from 0 to %d", rig->frame_count - 1);

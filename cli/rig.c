@@ -6,16 +6,16 @@
 
 #include "json_read.h"
 
-/* A rig from a file: {"urdf": PATH}, {"urdf_text": TEXT}, {"bvh": PATH}, {"gltf": PATH} or
- * {"file": PATH} (by extension). */
+/* A rig from a file: {"urdf": PATH}, {"urdf_text": TEXT}, {"bvh": PATH}, {"gltf": PATH},
+ * {"fbx": PATH} or {"file": PATH} (by extension). */
 static int read_rig_file(const cJSON *json, const char *key, cli_rig *rig, cli_error *err) {
     const char *text = NULL;
     if (!jr_get_string(json, "rig", key, 1, &text, err)) return 0;
     if (strcmp(key, "urdf_text") == 0) return cli_rig_read_urdf_text(text, rig, err);
-    if (strcmp(key, "fbx") == 0) return cli_fail(err, "rig.fbx: FBX files are not read yet");
+    if (strcmp(key, "fbx") == 0) return cli_rig_read_fbx_file(text, rig, err);
     if (strcmp(key, "bvh") == 0 || strcmp(key, "gltf") == 0) return cli_rig_read_character_file(text, rig, err);
     if (strcmp(key, "file") == 0 && !cli_is_rig_file_path(text))
-        return cli_fail(err, "rig.file: '%s': unknown format (known: .urdf, .bvh, .gltf, .glb)", text);
+        return cli_fail(err, "rig.file: '%s': unknown format (known: .urdf, .bvh, .gltf, .glb, .fbx)", text);
     return cli_rig_read_file(text, rig, err);
 }
 
@@ -31,7 +31,7 @@ int cli_rig_read(const cJSON *json, cli_rig *rig, cli_error *err) {
     }
     if (!given)
         return cli_fail(err, "rig: expected a \"bones\" array, a \"dh\" table, or a file (\"urdf\", \"urdf_text\", "
-                             "\"bvh\", \"gltf\", \"file\")");
+                             "\"bvh\", \"gltf\", \"fbx\", \"file\")");
     if (!jr_check_fields(json, "rig", fields, err)) return 0;
     int ok = strcmp(given, "bones") == 0 ? cli_rig_read_bones(jr_get(json, given), rig, err)
              : strcmp(given, "dh") == 0  ? cli_rig_read_dh(jr_get(json, given), rig, err)

@@ -53,8 +53,13 @@ int cli_rig_read_urdf_file(const char *path, cli_rig *rig, cli_error *err);
 int cli_rig_read_urdf_text(const char *text, cli_rig *rig, cli_error *err);
 /* Whether a path names a URDF file (by its extension). */
 int cli_is_urdf_path(const char *path);
-/* A character from BVH, glTF or GLB (rig_character.c): its skeleton, ball joints, bone names. */
+/* A character from BVH, glTF, GLB or FBX (rig_character.c): its skeleton, ball joints, bone
+ * names, and its first animation's frames. */
 int cli_rig_read_character_file(const char *path, cli_rig *rig, cli_error *err);
+/* A character from FBX, whatever the path's extension ({"fbx": PATH}). */
+int cli_rig_read_fbx_file(const char *path, cli_rig *rig, cli_error *err);
+/* Whether a path names an FBX file (.fbx, .FBX). */
+int cli_is_fbx_path(const char *path);
 /* Whether a path names a character file (.bvh, .gltf, .glb). */
 int cli_is_character_path(const char *path);
 /* Whether a path names a rig file of any format read (URDF or character), and its reader. */

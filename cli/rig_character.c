@@ -1,11 +1,12 @@
-/* Characters as rigs: {"bvh": PATH}, {"gltf": PATH} (.gltf or .glb), {"file": PATH} and
- * --rig PATH, read by the formats library (bones named as the file names them, ball joints;
- * a BVH End Site is `<parent>_end`). The rest pose is the file's; the motion (a BVH's, a glTF's
- * first animation, a frame per key where its keys are evenly spaced, else 30 per second) is kept
- * for "frame": N. */
+/* Characters as rigs: {"bvh": PATH}, {"gltf": PATH} (.gltf or .glb), {"fbx": PATH},
+ * {"file": PATH} and --rig PATH, read by the formats library (bones named as the file names
+ * them, ball joints; a BVH End Site is `<parent>_end`). The rest pose is the file's; the motion
+ * (a BVH's, or a glTF's or an FBX's first animation: a glTF's a frame per key where its keys
+ * are evenly spaced, else 30 per second) is kept for "frame": N. */
 #include <string.h>
 
 #include "reach/bvh.h"
+#include "reach/fbx.h"
 #include "reach/gltf.h"
 #include "rig.h"
 
@@ -18,9 +19,14 @@ int cli_is_character_path(const char *path) {
     return ends_with(path, ".bvh") || ends_with(path, ".gltf") || ends_with(path, ".glb");
 }
 
-int cli_is_rig_file_path(const char *path) { return cli_is_urdf_path(path) || cli_is_character_path(path); }
+int cli_is_fbx_path(const char *path) { return ends_with(path, ".fbx") || ends_with(path, ".FBX"); }
+
+int cli_is_rig_file_path(const char *path) {
+    return cli_is_urdf_path(path) || cli_is_character_path(path) || cli_is_fbx_path(path);
+}
 
 int cli_rig_read_file(const char *path, cli_rig *rig, cli_error *err) {
+    if (cli_is_fbx_path(path)) return cli_rig_read_fbx_file(path, rig, err);
     return cli_is_character_path(path) ? cli_rig_read_character_file(path, rig, err)
                                        : cli_rig_read_urdf_file(path, rig, err);
 }
@@ -33,7 +39,20 @@ static void take_frames(reach_clip *clip, cli_rig *rig) {
     clip->frame_count = 0;
 }
 
+int cli_rig_read_fbx_file(const char *path, cli_rig *rig, cli_error *err) {
+    char full[8192];
+    cli_rig_full_path(path, full, sizeof full);
+    char message[CLI_MESSAGE_SIZE - 16];
+    reach_fbx_character character;
+    reach_status status = reach_fbx_read_file(full, 0, &character, message, sizeof message);
+    int ok = status == REACH_OK ? cli_rig_copy_read(&character.rig, rig, err) : cli_fail(err, "rig: %s", message);
+    if (ok && character.clip_count > 0) take_frames(&character.clips[0], rig);
+    reach_fbx_free(&character);
+    return ok;
+}
+
 int cli_rig_read_character_file(const char *path, cli_rig *rig, cli_error *err) {
+    if (cli_is_fbx_path(path)) return cli_rig_read_fbx_file(path, rig, err);
     char full[8192];
     cli_rig_full_path(path, full, sizeof full);
     char message[CLI_MESSAGE_SIZE - 16];

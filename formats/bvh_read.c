@@ -8,6 +8,7 @@
 #include "bvh_internal.h"
 #include "file_text.h"
 #include "reach/bvh.h"
+#include "rig_build.h"
 
 const char *const bvh_channel_names[BVH_CHANNEL_KINDS] = {"Xposition", "Yposition", "Zposition",
                                                           "Xrotation", "Yrotation", "Zrotation"};
@@ -311,14 +312,7 @@ static reach_status unique_names(parser *p) {
 
 static reach_status build_rig(const parser *p, reach_rig *rig) {
     int n = p->bone_count;
-    rig->bone_count = n;
-    rig->bone_names = calloc((size_t)n, sizeof *rig->bone_names);
-    rig->joint_names = calloc((size_t)n, sizeof *rig->joint_names);
-    rig->parents = malloc((size_t)n * sizeof *rig->parents);
-    rig->rest = malloc((size_t)n * sizeof *rig->rest);
-    rig->joints = malloc((size_t)n * sizeof *rig->joints);
-    if (!rig->bone_names || !rig->joint_names || !rig->parents || !rig->rest || !rig->joints)
-        return REACH_ERROR_INVALID_ARGUMENT;
+    if (formats_rig_allocate(rig, n) != REACH_OK) return REACH_ERROR_INVALID_ARGUMENT;
     for (int i = 0; i < n; ++i) {
         const bvh_bone *bone = &p->bones[i];
         rig->bone_names[i] = malloc(strlen(bone->name) + 1);
@@ -330,10 +324,6 @@ static reach_status build_rig(const parser *p, reach_rig *rig) {
             reach_vec3_make((reach_real)bone->offset[0], (reach_real)bone->offset[1], (reach_real)bone->offset[2]));
         rig->joints[i] = bone->end_site ? reach_joint_fixed() : reach_joint_ball();
     }
-    rig->skeleton.bone_count = n;
-    rig->skeleton.parents = rig->parents;
-    rig->skeleton.rest = rig->rest;
-    rig->skeleton.joints = rig->joints;
     return REACH_OK;
 }
 

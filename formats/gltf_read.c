@@ -8,14 +8,12 @@
 #include "file_text.h"
 #include "gltf_internal.h"
 #include "reach/gltf.h"
+#include "rig_build.h"
+#include "trs.h"
 
 /* Sampled clips are held to this many transforms (frames × bones) and frames. */
 #define MAX_SAMPLED_TRANSFORMS ((long long)1 << 24)
 #define MAX_SAMPLED_FRAMES     1000000
-
-typedef struct trs {
-    double t[3], r[4], s[3];
-} trs;
 
 typedef struct gltf_tree {
     gltf_document *doc;
@@ -23,7 +21,7 @@ typedef struct gltf_tree {
     const cJSON *nodes;
     int *parent;       /* per node */
     int *bone_of_node; /* per node, -1 outside the rig */
-    trs *rest;         /* per node */
+    formats_trs *rest; /* per node */
     int bone_count;
     int *node_of_bone;
     int *bone_parent;
@@ -56,69 +54,22 @@ static reach_status numbers(gltf_document *doc, const cJSON *object, const char 
     return REACH_OK;
 }
 
-static void normalize4(double *q) {
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int k = 0; k < 4; ++k)
-        q[k] /= n;
-}
-
-/* A matrix (column-major) as translation, rotation and per-axis scale; shear, mirrors and zero
- * scales are refused. */
-static reach_status decompose(gltf_document *doc, const double *m, trs *out, int node) {
-    double col[3][3];
-    for (int c = 0; c < 3; ++c) {
-        for (int r = 0; r < 3; ++r)
-            col[c][r] = m[c * 4 + r];
-        out->s[c] = sqrt(col[c][0] * col[c][0] + col[c][1] * col[c][1] + col[c][2] * col[c][2]);
-        if (!(out->s[c] > 1e-12) || m[c * 4 + 3] != 0)
-            return fail(doc, "nodes[%d]: a matrix that is no transform", node);
-        for (int r = 0; r < 3; ++r)
-            col[c][r] /= out->s[c];
-        out->t[c] = m[12 + c];
-    }
-    double det = col[0][0] * (col[1][1] * col[2][2] - col[1][2] * col[2][1]) -
-                 col[1][0] * (col[0][1] * col[2][2] - col[0][2] * col[2][1]) +
-                 col[2][0] * (col[0][1] * col[1][2] - col[0][2] * col[1][1]);
-    double shear = fabs(col[0][0] * col[1][0] + col[0][1] * col[1][1] + col[0][2] * col[1][2]) +
-                   fabs(col[0][0] * col[2][0] + col[0][1] * col[2][1] + col[0][2] * col[2][2]) +
-                   fabs(col[1][0] * col[2][0] + col[1][1] * col[2][1] + col[1][2] * col[2][2]);
-    if (m[15] != 1 || det < 0.999 || shear > 1e-4)
-        return fail(doc, "nodes[%d]: a matrix with shear or a mirror, which a skeleton cannot hold", node);
-    /* R[r][c] = col[c][r]; Shepperd's method. */
-    double r00 = col[0][0], r11 = col[1][1], r22 = col[2][2], trace = r00 + r11 + r22;
-    double *q = out->r;
-    if (trace > 0) {
-        double s = 2 * sqrt(1 + trace);
-        q[3] = s / 4, q[0] = (col[1][2] - col[2][1]) / s, q[1] = (col[2][0] - col[0][2]) / s,
-        q[2] = (col[0][1] - col[1][0]) / s;
-    } else if (r00 > r11 && r00 > r22) {
-        double s = 2 * sqrt(1 + r00 - r11 - r22);
-        q[3] = (col[1][2] - col[2][1]) / s, q[0] = s / 4, q[1] = (col[1][0] + col[0][1]) / s,
-        q[2] = (col[2][0] + col[0][2]) / s;
-    } else if (r11 > r22) {
-        double s = 2 * sqrt(1 + r11 - r00 - r22);
-        q[3] = (col[2][0] - col[0][2]) / s, q[0] = (col[1][0] + col[0][1]) / s, q[1] = s / 4,
-        q[2] = (col[2][1] + col[1][2]) / s;
-    } else {
-        double s = 2 * sqrt(1 + r22 - r00 - r11);
-        q[3] = (col[0][1] - col[1][0]) / s, q[0] = (col[2][0] + col[0][2]) / s, q[1] = (col[2][1] + col[1][2]) / s,
-        q[2] = s / 4;
-    }
-    normalize4(q);
-    return REACH_OK;
-}
-
 static reach_status node_rest(gltf_tree *tree, int i) {
     gltf_document *doc = tree->doc;
     const cJSON *node = cJSON_GetArrayItem(tree->nodes, i);
-    trs *x = &tree->rest[i];
-    const trs identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    formats_trs *x = &tree->rest[i];
+    const formats_trs identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     *x = identity;
     if (!cJSON_IsObject(node)) return fail(doc, "nodes[%d] is not an object", i);
     if (cJSON_GetObjectItemCaseSensitive(node, "matrix")) {
         double m[16];
         reach_status st = numbers(doc, node, "matrix", 16, m, i);
-        return st != REACH_OK ? st : decompose(doc, m, x, i);
+        if (st != REACH_OK) return st;
+        formats_decomposed split = formats_decompose(m, x);
+        if (split == FORMATS_NO_TRANSFORM) return fail(doc, "nodes[%d]: a matrix that is no transform", i);
+        if (split == FORMATS_SHEARED)
+            return fail(doc, "nodes[%d]: a matrix with shear or a mirror, which a skeleton cannot hold", i);
+        return REACH_OK;
     }
     reach_status st = numbers(doc, node, "translation", 3, x->t, i);
     if (st == REACH_OK) st = numbers(doc, node, "rotation", 4, x->r, i);
@@ -126,7 +77,7 @@ static reach_status node_rest(gltf_tree *tree, int i) {
     if (st != REACH_OK) return st;
     double length = sqrt(x->r[0] * x->r[0] + x->r[1] * x->r[1] + x->r[2] * x->r[2] + x->r[3] * x->r[3]);
     if (!(length > 1e-6)) return fail(doc, "nodes[%d]: a rotation of zero length", i);
-    normalize4(x->r);
+    formats_normalize4(x->r);
     return REACH_OK;
 }
 
@@ -262,77 +213,12 @@ static reach_status order_bones(gltf_tree *tree) {
     return REACH_OK;
 }
 
-/* Bones' local transforms from their nodes' TRS, each uniform scale folded into the translations
- * below it. Returns the first bone whose scale cannot be folded (non-uniform, zero or negative,
- * with bones below it), or -1. scale holds a number per bone. */
-static int fold_scales(const gltf_tree *tree, const trs *local, reach_transform *out, double *scale) {
-    for (int b = 0; b < tree->bone_count; ++b) {
-        const trs *x = &local[b];
-        int parent = tree->bone_parent[b];
-        double above = parent < 0 ? 1 : scale[parent];
-        double s = x->s[0];
-        int uniform = s > 0 && fabs(x->s[1] - s) <= 1e-6 * s && fabs(x->s[2] - s) <= 1e-6 * s;
-        if (!uniform && tree->has_children[b]) return b;
-        scale[b] = above * (uniform ? s : 1);
-        double q[4] = {x->r[0], x->r[1], x->r[2], x->r[3]};
-        normalize4(q);
-        out[b] = reach_transform_make(
-            reach_quat_make((reach_real)q[0], (reach_real)q[1], (reach_real)q[2], (reach_real)q[3]),
-            reach_vec3_make((reach_real)(above * x->t[0]), (reach_real)(above * x->t[1]),
-                            (reach_real)(above * x->t[2])));
-        if (!reach_vec3_is_finite(out[b].translation) || !isfinite(scale[b])) return b;
-    }
-    return -1;
-}
-
 typedef struct channel {
     int bone, path; /* path: 0 translation, 1 rotation, 2 scale */
     int step;       /* STEP rather than LINEAR */
     double *times, *values;
     int count;
 } channel;
-
-/* A sample within `snap` seconds of a key takes that key (see channel_sample). */
-static void channel_sample(const channel *c, double time, double snap, double *out) {
-    int width = c->path == 1 ? 4 : 3;
-    /* hi: the first key after time (binary search: hostile files have many keys). */
-    int hi = 0, end = c->count;
-    while (hi < end) {
-        int mid = hi + (end - hi) / 2;
-        if (c->times[mid] <= time)
-            hi = mid + 1;
-        else
-            end = mid;
-    }
-    if (hi == 0 || hi == c->count || c->step) {
-        int at = hi == 0 ? 0 : hi - 1;
-        memcpy(out, c->values + (size_t)at * (size_t)width, (size_t)width * sizeof *out);
-        return;
-    }
-    int lo = hi - 1;
-    /* Key times are float32: a sample within a key's rounding (2^-23 of its time), or within snap
-     * of it when sampling at the keys' own rate, is that key, so a clip sampled at the rate it was
-     * keyed at gets its keys back exactly. */
-    int near = time - c->times[lo] <= fmax(c->times[lo] * 0x1p-23, snap)   ? lo
-               : c->times[hi] - time <= fmax(c->times[hi] * 0x1p-23, snap) ? hi
-                                                                           : -1;
-    if (near >= 0) {
-        memcpy(out, c->values + (size_t)near * (size_t)width, (size_t)width * sizeof *out);
-        return;
-    }
-    double t = (time - c->times[lo]) / (c->times[hi] - c->times[lo]);
-    const double *a = c->values + (size_t)lo * (size_t)width, *b = c->values + (size_t)hi * (size_t)width;
-    if (c->path != 1) {
-        for (int k = 0; k < 3; ++k)
-            out[k] = a[k] + (b[k] - a[k]) * t;
-        return;
-    }
-    reach_quat qa = reach_quat_make((reach_real)a[0], (reach_real)a[1], (reach_real)a[2], (reach_real)a[3]);
-    reach_quat qb = reach_quat_make((reach_real)b[0], (reach_real)b[1], (reach_real)b[2], (reach_real)b[3]);
-    reach_quat q = reach_quat_normalize_safe(
-        reach_quat_slerp(reach_quat_normalize_safe(qa), reach_quat_normalize_safe(qb), (reach_real)t));
-    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-}
 
 /* One channel's keys read and checked: times ascending, as many outputs as times. */
 static reach_status read_channel(gltf_tree *tree, const cJSON *animation, const cJSON *item, channel *c, int index) {
@@ -401,7 +287,7 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
     const cJSON *items = cJSON_GetObjectItemCaseSensitive(animation, "channels");
     int count = cJSON_IsArray(items) ? cJSON_GetArraySize(items) : 0;
     channel *channels = calloc((size_t)count + 1, sizeof *channels);
-    trs *local = malloc((size_t)tree->bone_count * sizeof *local);
+    formats_trs *local = malloc((size_t)tree->bone_count * sizeof *local);
     double *scale = malloc((size_t)tree->bone_count * sizeof *scale);
     reach_status st = channels && local && scale ? REACH_OK : fail(doc, "out of memory (animation %d)", index);
     double duration = 0;
@@ -430,10 +316,14 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
         for (int k = 0; k < count; ++k) {
             const channel *c = &channels[k];
             if (c->bone < 0) continue;
-            trs *x = &local[c->bone];
-            channel_sample(c, f / (double)rate, snap, c->path == 0 ? x->t : c->path == 1 ? x->r : x->s);
+            formats_trs *x = &local[c->bone];
+            formats_sample_keys(c->times, c->values, c->count, c->path == 1 ? 4 : 3, c->step, f / (double)rate, snap,
+                                c->path == 0   ? x->t
+                                : c->path == 1 ? x->r
+                                               : x->s);
         }
-        int bad = fold_scales(tree, local, reach_clip_frame(clip, f), scale);
+        int bad = formats_fold_scales(tree->bone_count, tree->bone_parent, tree->has_children, local,
+                                      reach_clip_frame(clip, f), scale);
         if (bad >= 0) {
             formats_error(doc->error, doc->error_size,
                           "animation %d: nodes[%d]'s scale at frame %d cannot be folded (non-uniform, zero or "
@@ -453,51 +343,34 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
     return st;
 }
 
-static char *copy_name(const char *name, const char *prefix, int index) {
-    char fallback[48];
-    if (!name) {
-        snprintf(fallback, sizeof fallback, "%s_%d", prefix, index);
-        name = fallback;
-    }
-    char *copy = malloc(strlen(name) + 1);
-    if (copy) strcpy(copy, name);
-    return copy;
-}
-
 static reach_status build_rig(gltf_tree *tree, const cJSON *skin, reach_gltf_character *out) {
     gltf_document *doc = tree->doc;
     int n = tree->bone_count;
     reach_rig *rig = &out->rig;
-    rig->bone_count = n;
-    rig->bone_names = calloc((size_t)n, sizeof *rig->bone_names);
-    rig->joint_names = calloc((size_t)n, sizeof *rig->joint_names);
-    rig->parents = malloc((size_t)n * sizeof *rig->parents);
-    rig->rest = malloc((size_t)n * sizeof *rig->rest);
-    rig->joints = malloc((size_t)n * sizeof *rig->joints);
+    reach_status allocated = formats_rig_allocate(rig, n);
     out->node_of_bone = malloc((size_t)n * sizeof *out->node_of_bone);
     out->inverse_bind = malloc((size_t)n * 16 * sizeof *out->inverse_bind);
-    trs *local = malloc((size_t)n * sizeof *local);
+    formats_trs *local = malloc((size_t)n * sizeof *local);
     double *scale = malloc((size_t)n * sizeof *scale);
     reach_status st = REACH_OK;
-    if (!rig->bone_names || !rig->joint_names || !rig->parents || !rig->rest || !rig->joints || !out->node_of_bone ||
-        !out->inverse_bind || !local || !scale)
+    if (allocated != REACH_OK || !out->node_of_bone || !out->inverse_bind || !local || !scale)
         st = fail(doc, "out of memory (%d bones)", n);
     for (int b = 0; b < n && st == REACH_OK; ++b) {
         int node = tree->node_of_bone[b];
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tree->nodes, node), "name");
-        rig->bone_names[b] = copy_name(cJSON_IsString(name) ? name->valuestring : NULL, "node", node);
+        rig->bone_names[b] = formats_copy_name(cJSON_IsString(name) ? name->valuestring : NULL, "node", node);
         if (!rig->bone_names[b]) st = fail(doc, "out of memory (%d bones)", n);
         rig->parents[b] = tree->bone_parent[b];
         rig->joints[b] = reach_joint_ball();
         out->node_of_bone[b] = node;
         local[b] = tree->rest[node];
-        const trs *x = &local[b];
+        const formats_trs *x = &local[b];
         if (x->s[0] != 1 || x->s[1] != 1 || x->s[2] != 1) out->scale_folded = 1;
         for (int k = 0; k < 16; ++k)
             out->inverse_bind[b * 16 + k] = (reach_real)(k % 5 == 0);
     }
     if (st == REACH_OK) {
-        int bad = fold_scales(tree, local, rig->rest, scale);
+        int bad = formats_fold_scales(tree->bone_count, tree->bone_parent, tree->has_children, local, rig->rest, scale);
         if (bad >= 0)
             st = fail(doc,
                       "nodes[%d]: a scale that cannot be folded into translations (non-uniform, zero or negative, "
@@ -506,10 +379,6 @@ static reach_status build_rig(gltf_tree *tree, const cJSON *skin, reach_gltf_cha
     }
     free(local);
     free(scale);
-    rig->skeleton.bone_count = n;
-    rig->skeleton.parents = rig->parents;
-    rig->skeleton.rest = rig->rest;
-    rig->skeleton.joints = rig->joints;
     const cJSON *matrices = cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices");
     if (st != REACH_OK || !matrices) return st;
     const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
@@ -541,7 +410,7 @@ static reach_status read_animations(gltf_tree *tree, reach_real rate, reach_gltf
     for (int a = 0; a < count; ++a) {
         const cJSON *animation = cJSON_GetArrayItem(animations, a);
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(animation, "name");
-        out->clip_names[a] = copy_name(cJSON_IsString(name) ? name->valuestring : NULL, "animation", a);
+        out->clip_names[a] = formats_copy_name(cJSON_IsString(name) ? name->valuestring : NULL, "animation", a);
         if (!out->clip_names[a]) return fail(doc, "out of memory (%d animations)", count);
         out->clip_count = a + 1;
         reach_status st = sample_animation(tree, animation, a, rate, &out->clips[a]);
@@ -553,12 +422,7 @@ static reach_status read_animations(gltf_tree *tree, reach_real rate, reach_gltf
 void reach_gltf_free(reach_gltf_character *character) {
     if (!character) return;
     reach_rig_free(&character->rig);
-    for (int a = 0; a < character->clip_count; ++a) {
-        reach_clip_free(&character->clips[a]);
-        free(character->clip_names[a]);
-    }
-    free(character->clips);
-    free(character->clip_names);
+    formats_free_clips(character->clips, character->clip_names, character->clip_count);
     free(character->node_of_bone);
     free(character->inverse_bind);
     memset(character, 0, sizeof *character);

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 declare -A GROUP=(
-  [build]="cmake make gcc g++ clang pkg-config libexpat1-dev"
+  [build]="cmake make gcc g++ clang pkg-config libexpat1-dev libcjson-dev libassimp-dev"
   [test]="libcmocka-dev cppcheck clang-format valgrind libclang-rt-14-dev liburdfdom-dev libassimp-dev assimp-utils"
   [cli]="libcjson-dev"
   [demo]="libcairo2-dev libgif-dev fonts-dejavu-core"

@@ -1,6 +1,7 @@
 /* Characters as rigs through the CLI: {"bvh": PATH}, {"gltf": PATH} (.gltf and .glb),
- * {"file": PATH} by extension, --rig PATH on a solve and `reach info PATH`; bones named as the file names
- * them, fk at rest giving the file's world positions; FBX and unknown extensions refused. */
+ * {"fbx": PATH}, {"file": PATH} by extension, --rig PATH on a solve and `reach info PATH`; bones
+ * named as the file names them, fk at rest giving the file's world positions; files that are not
+ * what they say and unknown extensions refused. */
 #include "cli_test_support.h"
 
 #include <stdio.h>
@@ -18,6 +19,17 @@ static const char *arm_gltf = "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"n
                               "\"Armature\",\"scale\":[0.01,0.01,0.01],\"children\":[1]},{\"name\":\"hand\","
                               "\"translation\":[0,100,0]}],\"skins\":[{\"joints\":[1]}]}";
 
+/* A hand-written ASCII FBX: a hip with a pre-rotation a quarter turn about z (baked into its
+ * transform), the knee's (0, -45, 0) turned to (45, 0, 0). */
+static const char *leg_fbx = "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n FBXVersion: 7400\n}\nObjects:  {\n"
+                             " Model: 1001, \"Model::hips\", \"LimbNode\" {\n  Properties70:  {\n"
+                             "   P: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",1,90,2\n"
+                             "   P: \"PreRotation\", \"Vector3D\", \"Vector\", \"\",0,0,90\n"
+                             "   P: \"RotationActive\", \"bool\", \"\", \"\",1\n  }\n }\n"
+                             " Model: 1002, \"Model::knee\", \"LimbNode\" {\n  Properties70:  {\n"
+                             "   P: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",0,-45,0\n  }\n }\n}\n"
+                             "Connections:  {\n C: \"OO\",1001,0\n C: \"OO\",1002,1001\n}\n";
+
 static char folder[] = "/tmp/reach_cli_characters_XXXXXX";
 
 static void write_file(const char *name, const char *text) {
@@ -34,13 +46,14 @@ static int setup(void **state) {
     if (!mkdtemp(folder)) return -1;
     write_file("arm.bvh", arm_bvh);
     write_file("arm.gltf", arm_gltf);
-    write_file("robot.fbx", "not read");
+    write_file("robot.fbx", "not FBX");
+    write_file("leg.fbx", leg_fbx);
     return 0;
 }
 
 static int teardown(void **state) {
     (void)state;
-    const char *names[] = {"arm.bvh", "arm.gltf", "robot.fbx", "request.json"};
+    const char *names[] = {"arm.bvh", "arm.gltf", "robot.fbx", "leg.fbx", "request.json"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", folder, names[k]);
@@ -80,6 +93,29 @@ static void test_gltf_rig_relative_to_the_request(void **state) {
     assert_int_equal(run.status, 0);
     assert_string_equal(cJSON_GetStringValue(json_at(run.json, "bones[1].name")), "hand");
     assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(0, 1, 0), 1e-9);
+    cli_run_free(&run);
+}
+
+static void test_fbx_rig(void **state) {
+    (void)state;
+    char rig[600];
+    snprintf(rig, sizeof rig, "{'fbx':'%s/leg.fbx'}", folder);
+    cli_run run = fk_with_rig(rig);
+    assert_int_equal(run.status, 0);
+    assert_string_equal(cJSON_GetStringValue(json_at(run.json, "bones[1].name")), "knee");
+    assert_vec3_near(json_vec3(run.json, "bones[0].world_position"), reach_vec3_make(1, 90, 2), 1e-5);
+    assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(46, 90, 2), 1e-5);
+    cli_run_free(&run);
+    snprintf(rig, sizeof rig, "{'file':'%s/leg.fbx'}", folder);
+    run = fk_with_rig(rig);
+    assert_int_equal(run.status, 0);
+    assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(46, 90, 2), 1e-5);
+    cli_run_free(&run);
+    char path[512];
+    snprintf(path, sizeof path, "%s/leg.fbx", folder);
+    run = run_cli(NULL, "info", path, NULL);
+    assert_int_equal(run.status, 0);
+    assert_non_null(strstr(run.out, "2 bones"));
     cli_run_free(&run);
 }
 
@@ -128,7 +164,7 @@ static void test_frame(void **state) {
     assert_cli_error(&run, 1, "frame: expected a frame number from 0 to 1");
     cli_run_free(&run);
     run = run_cli("{'rig':{'bones':[{'name':'a','parent':null,'position':[0,0,0]}]},'frame':0}", "fk", "-", NULL);
-    assert_cli_error(&run, 1, "frame: the rig has no motion (only BVH and glTF characters do)");
+    assert_cli_error(&run, 1, "frame: the rig has no motion (only BVH, glTF and FBX characters do)");
     cli_run_free(&run);
 }
 
@@ -169,10 +205,13 @@ static void test_refused(void **state) {
     char rig[600];
     snprintf(rig, sizeof rig, "{'fbx':'%s/robot.fbx'}", folder);
     cli_run run = fk_with_rig(rig);
-    assert_cli_error(&run, 1, "rig.fbx: FBX files are not read yet");
+    char message[700];
+    snprintf(message, sizeof message,
+             "rig: %s/robot.fbx: not an FBX file (neither the binary header nor FBXHeaderExtension)", folder);
+    assert_cli_error(&run, 1, message);
     cli_run_free(&run);
     run = fk_with_rig("{'file':'walk.abc'}");
-    assert_cli_error(&run, 1, "rig.file: 'walk.abc': unknown format (known: .urdf, .bvh, .gltf, .glb)");
+    assert_cli_error(&run, 1, "rig.file: 'walk.abc': unknown format (known: .urdf, .bvh, .gltf, .glb, .fbx)");
     cli_run_free(&run);
     run = fk_with_rig("{'bvh':'/nonexistent/walk.bvh'}");
     assert_cli_error(&run, 1, "rig: /nonexistent/walk.bvh: cannot be opened");
@@ -181,11 +220,9 @@ static void test_refused(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bvh_rig),
-        cmocka_unit_test(test_gltf_rig_relative_to_the_request),
-        cmocka_unit_test(test_rig_option_and_info),
-        cmocka_unit_test(test_frame),
-        cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_bvh_rig), cmocka_unit_test(test_gltf_rig_relative_to_the_request),
+        cmocka_unit_test(test_fbx_rig), cmocka_unit_test(test_rig_option_and_info),
+        cmocka_unit_test(test_frame),   cmocka_unit_test(test_convert),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -294,7 +294,7 @@ static void bad_joint_values(void **state) {
 static void missing_rig(void **state) {
     (void)state;
     expect_solve_error(WITH_RIG("{}"), "rig: expected a \"bones\" array, a \"dh\" table, or a file (\"urdf\", "
-                                       "\"urdf_text\", \"bvh\", \"gltf\", \"file\")");
+                                       "\"urdf_text\", \"bvh\", \"gltf\", \"fbx\", \"file\")");
     expect_solve_error(WITH_RIG("{'bones':[" HIP "],'dh':{}}"), "rig: give one of \"bones\" and \"dh\", not both");
     expect_solve_error("{" TWO_BONE "," TO_ANKLE "}", "rig: required field is missing");
 }

@@ -174,8 +174,8 @@ static void test_errors(void **state) {
                 "fk", "-", NULL);
     assert_cli_error(&run, 1, "rig: line 1: a second link named 'a'");
     cli_run_free(&run);
-    run = run_cli("{'rig':{'file':'hero.fbx'}}", "fk", "-", NULL);
-    assert_cli_error(&run, 1, "rig.file: 'hero.fbx': unknown format (known: .urdf, .bvh, .gltf, .glb)");
+    run = run_cli("{'rig':{'file':'hero.obj'}}", "fk", "-", NULL);
+    assert_cli_error(&run, 1, "rig.file: 'hero.obj': unknown format (known: .urdf, .bvh, .gltf, .glb, .fbx)");
     cli_run_free(&run);
     run = run_cli("{'rig':{'urdf':'a.urdf','bones':[]}}", "fk", "-", NULL);
     assert_cli_error(&run, 1, "rig: give one of \"bones\" and \"urdf\", not both");
