@@ -1,8 +1,9 @@
-/* `reach convert IN OUT`: a rig and its motion read from IN (.bvh, .gltf, .glb, .urdf) and
+/* `reach convert IN OUT`: a rig and its motion read from IN (.bvh, .gltf, .glb, .fbx, .urdf) and
  * written as OUT's extension names: .bvh (the rig and its first clip, every frame), .gltf or .glb
  * (the rig as a skinned node hierarchy, every clip an animation, every frame a key), .json (the
  * rig as a version-1 bones rig; motion has no place there). A glTF's animation keeps a frame per
- * key where its keys are evenly spaced (else it is sampled at 30 frames per second); a URDF has no
+ * key where its keys are evenly spaced (else it is sampled at 30 frames per second), an FBX's is
+ * sampled at 30 frames per second; a URDF has no
  * motion, only its rest pose, and its joints' kinds and limits reach only .json. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "commands.h"
 #include "reach/bvh.h"
+#include "reach/fbx.h"
 #include "reach/gltf.h"
 #include "reach/urdf.h"
 #include "rig_write.h"
@@ -24,27 +26,45 @@ typedef struct source {
     reach_rig rig; /* BVH, URDF */
     reach_clip clip;
     reach_gltf_character character; /* glTF */
-    int is_gltf;
+    reach_fbx_character fbx;
+    int is_gltf, is_fbx;
 } source;
 
-static const reach_rig *source_rig(const source *s) { return s->is_gltf ? &s->character.rig : &s->rig; }
+static const reach_rig *source_rig(const source *s) {
+    return s->is_gltf ? &s->character.rig : s->is_fbx ? &s->fbx.rig : &s->rig;
+}
 
-static int source_clip_count(const source *s) { return s->is_gltf ? s->character.clip_count : s->clip.frame_count > 0; }
+static int source_clip_count(const source *s) {
+    return s->is_gltf ? s->character.clip_count : s->is_fbx ? s->fbx.clip_count : s->clip.frame_count > 0;
+}
 
 static const reach_clip *source_clips(const source *s) {
-    return s->is_gltf ? s->character.clips : s->clip.frame_count > 0 ? &s->clip : NULL;
+    if (s->is_gltf) return s->character.clips;
+    if (s->is_fbx) return s->fbx.clips;
+    return s->clip.frame_count > 0 ? &s->clip : NULL;
+}
+
+static const char *const *source_clip_names(const source *s) {
+    if (s->is_gltf) return (const char *const *)s->character.clip_names;
+    if (s->is_fbx) return (const char *const *)s->fbx.clip_names;
+    return NULL;
 }
 
 static void source_free(source *s) {
     reach_rig_free(&s->rig);
     reach_clip_free(&s->clip);
     reach_gltf_free(&s->character);
+    reach_fbx_free(&s->fbx);
 }
 
 static reach_status read_source(const char *in, source *s, char *message, size_t size) {
     memset(s, 0, sizeof *s);
     if (ends_with(in, ".bvh")) return reach_bvh_read_file(in, &s->rig, &s->clip, message, size);
     if (cli_is_urdf_path(in)) return reach_urdf_read_file(in, &s->rig, message, size);
+    if (cli_is_fbx_path(in)) {
+        s->is_fbx = 1;
+        return reach_fbx_read_file(in, 0, &s->fbx, message, size);
+    }
     s->is_gltf = 1;
     return reach_gltf_read_file(in, -1, REACH_GLTF_KEY_RATE, &s->character, message, size);
 }
@@ -69,7 +89,7 @@ int cli_convert(const char *in, const char *out, cli_error *err) {
     if (!to_bvh && !to_gltf && !ends_with(out, ".json"))
         return cli_fail(err, "convert: '%s': expected OUT to be a .bvh, .gltf, .glb or .json", out);
     if (!cli_is_rig_file_path(in))
-        return cli_fail(err, "convert: '%s': expected IN to be a .bvh, .gltf, .glb or .urdf", in);
+        return cli_fail(err, "convert: '%s': expected IN to be a .bvh, .gltf, .glb, .fbx or .urdf", in);
     char message[CLI_MESSAGE_SIZE - 32];
     source s;
     reach_status status = read_source(in, &s, message, sizeof message);
@@ -77,9 +97,8 @@ int cli_convert(const char *in, const char *out, cli_error *err) {
     if (status == REACH_OK && to_bvh) {
         status = reach_bvh_write_file(out, rig, source_clips(&s), message, sizeof message);
     } else if (status == REACH_OK && to_gltf) {
-        const char *const *names = s.is_gltf ? (const char *const *)s.character.clip_names : NULL;
-        status =
-            reach_gltf_write_file(out, rig, source_clips(&s), names, source_clip_count(&s), 0, message, sizeof message);
+        status = reach_gltf_write_file(out, rig, source_clips(&s), source_clip_names(&s), source_clip_count(&s), 0,
+                                       message, sizeof message);
     } else if (status == REACH_OK) {
         char *text;
         size_t length;

@@ -1,5 +1,6 @@
 /* Characters as rigs through the CLI: {"bvh": PATH}, {"gltf": PATH} (.gltf and .glb),
- * {"fbx": PATH}, {"file": PATH} by extension, --rig PATH on a solve and `reach info PATH`; bones
+ * {"fbx": PATH}, {"file": PATH} by extension, --rig PATH on a solve, `reach info PATH` and
+ * `reach convert` from FBX; bones
  * named as the file names them, fk at rest giving the file's world positions; files that are not
  * what they say and unknown extensions refused. */
 #include "cli_test_support.h"
@@ -200,6 +201,29 @@ static void test_convert(void **state) {
     remove(out);
 }
 
+/* An FBX converted to GLB poses as the FBX does at rest (the pre-rotation baked in), and to BVH
+ * at its one frame (BVH has no rest rotations: the writer puts the rest pose in a frame). */
+static void test_convert_from_fbx(void **state) {
+    (void)state;
+    const char *outs[] = {"leg.bvh", "leg.glb"};
+    for (int k = 0; k < 2; ++k) {
+        char in[512], out[512], request[1200];
+        snprintf(in, sizeof in, "%s/leg.fbx", folder);
+        snprintf(out, sizeof out, "%s/%s", folder, outs[k]);
+        cli_run run = run_cli(NULL, "convert", in, out, NULL);
+        assert_int_equal(run.status, 0);
+        cli_run_free(&run);
+        snprintf(request, sizeof request, "{'rig':{'file':'%s'}%s}", out, k == 0 ? ",'frame':0" : "");
+        run = run_cli(request, "fk", "-", NULL);
+        assert_int_equal(run.status, 0);
+        assert_string_equal(cJSON_GetStringValue(json_at(run.json, "bones[1].name")), "knee");
+        assert_vec3_near(json_vec3(run.json, "bones[0].world_position"), reach_vec3_make(1, 90, 2), 1e-5);
+        assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(46, 90, 2), 1e-5);
+        cli_run_free(&run);
+        remove(out);
+    }
+}
+
 static void test_refused(void **state) {
     (void)state;
     char rig[600];
@@ -223,7 +247,7 @@ int main(void) {
         cmocka_unit_test(test_bvh_rig), cmocka_unit_test(test_gltf_rig_relative_to_the_request),
         cmocka_unit_test(test_fbx_rig), cmocka_unit_test(test_rig_option_and_info),
         cmocka_unit_test(test_frame),   cmocka_unit_test(test_convert),
-        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_convert_from_fbx), cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

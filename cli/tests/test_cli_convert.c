@@ -272,7 +272,7 @@ static void test_refused(void **state) {
     assert_cli_error(&run, 1, "convert: /nonexistent/walk.json: cannot be written");
     cli_run_free(&run);
     run = run_cli(NULL, "convert", "walk.abc", "walk.glb", NULL);
-    assert_cli_error(&run, 1, "convert: 'walk.abc': expected IN to be a .bvh, .gltf, .glb or .urdf");
+    assert_cli_error(&run, 1, "convert: 'walk.abc': expected IN to be a .bvh, .gltf, .glb, .fbx or .urdf");
     cli_run_free(&run);
     run = run_cli(NULL, "convert", in, "walk.txt", NULL);
     assert_cli_error(&run, 1, "convert: 'walk.txt': expected OUT to be a .bvh, .gltf, .glb or .json");
