@@ -43,12 +43,12 @@ PyObject *reach_py_two_bone_batch(PyObject *module, PyObject *args) {
     static const char *const names[] = {"root",    "mid",      "end",     "target", "out_mid",
                                         "out_end", "residual", "reached", "status", "pole"};
     PyObject *objects[TB_VIEWS];
-    int count;
+    int count, repeats = 0;
     reach_two_bone_settings settings = reach_two_bone_default_settings();
-    if (!PyArg_ParseTuple(args, "iOOOOOOOOOOdddd", &count, &objects[TB_ROOT], &objects[TB_MID], &objects[TB_END],
+    if (!PyArg_ParseTuple(args, "iOOOOOOOOOOdddd|i", &count, &objects[TB_ROOT], &objects[TB_MID], &objects[TB_END],
                           &objects[TB_TARGET], &objects[TB_OUT_MID], &objects[TB_OUT_END], &objects[TB_RESIDUAL],
                           &objects[TB_REACHED], &objects[TB_STATUS], &objects[TB_POLE], &settings.weight,
-                          &settings.soft_distance, &settings.max_stretch, &settings.tolerance))
+                          &settings.soft_distance, &settings.max_stretch, &settings.tolerance, &repeats))
         return NULL;
     if (count < 0) {
         PyErr_SetString(reach_py_error, "count: must be >= 0");
@@ -78,10 +78,12 @@ PyObject *reach_py_two_bone_batch(PyObject *module, PyObject *args) {
     batch.out_residual = views[TB_RESIDUAL].buf;
     batch.out_reached = views[TB_REACHED].buf;
     batch.out_status = views[TB_STATUS].buf;
-    reach_status status;
-    Py_BEGIN_ALLOW_THREADS status = reach_two_bone_solve_batch(&batch, &settings);
+    reach_status status = REACH_OK;
+    double start = reach_py_seconds();
+    Py_BEGIN_ALLOW_THREADS for (int i = 0; i < (repeats > 0 ? repeats : 1); i++) status =
+        reach_two_bone_solve_batch(&batch, &settings);
     Py_END_ALLOW_THREADS release(views, taken);
-    return PyLong_FromLong((long)status);
+    return repeats > 0 ? PyFloat_FromDouble((reach_py_seconds() - start) / repeats) : PyLong_FromLong((long)status);
 }
 
 enum { FB_LENGTHS, FB_ROOT, FB_TARGET, FB_JOINTS, FB_RESIDUAL, FB_ITERATIONS, FB_REACHED, FB_STATUS, FB_VIEWS };
@@ -91,13 +93,13 @@ PyObject *reach_py_fabrik_batch(PyObject *module, PyObject *args) {
     static const char *const names[] = {"lengths",  "root",       "target",  "joints",
                                         "residual", "iterations", "reached", "status"};
     PyObject *objects[FB_VIEWS];
-    int count, bone_count;
+    int count, bone_count, repeats = 0;
     reach_fabrik_batch_settings settings = reach_fabrik_batch_default_settings();
-    if (!PyArg_ParseTuple(args, "iiOOOOOOOOididdd", &count, &bone_count, &objects[FB_LENGTHS], &objects[FB_ROOT],
+    if (!PyArg_ParseTuple(args, "iiOOOOOOOOididdd|i", &count, &bone_count, &objects[FB_LENGTHS], &objects[FB_ROOT],
                           &objects[FB_TARGET], &objects[FB_JOINTS], &objects[FB_RESIDUAL], &objects[FB_ITERATIONS],
                           &objects[FB_REACHED], &objects[FB_STATUS], &settings.max_iterations, &settings.tolerance,
                           &settings.cold_start, &settings.cold_direction.x, &settings.cold_direction.y,
-                          &settings.cold_direction.z))
+                          &settings.cold_direction.z, &repeats))
         return NULL;
     if (count < 0 || bone_count < 1) {
         PyErr_SetString(reach_py_error, "a batch needs count >= 0 and bone_count >= 1");
@@ -133,10 +135,12 @@ PyObject *reach_py_fabrik_batch(PyObject *module, PyObject *args) {
     batch.out_iterations = views[FB_ITERATIONS].buf;
     batch.out_reached = views[FB_REACHED].buf;
     batch.out_status = views[FB_STATUS].buf;
-    reach_status status;
-    Py_BEGIN_ALLOW_THREADS status = reach_fabrik_solve_batch(&batch, &settings);
+    reach_status status = REACH_OK;
+    double start = reach_py_seconds();
+    Py_BEGIN_ALLOW_THREADS for (int i = 0; i < (repeats > 0 ? repeats : 1); i++) status =
+        reach_fabrik_solve_batch(&batch, &settings);
     Py_END_ALLOW_THREADS release(views, FB_VIEWS);
-    return PyLong_FromLong((long)status);
+    return repeats > 0 ? PyFloat_FromDouble((reach_py_seconds() - start) / repeats) : PyLong_FromLong((long)status);
 }
 
 PyObject *reach_py_status_string(PyObject *module, PyObject *args) {

@@ -23,6 +23,12 @@ PyObject *reach_py_result_text(char *text, size_t length, const char *message);
 int reach_py_array(PyObject *object, const char *name, const char *format, Py_ssize_t count, int writable,
                    Py_buffer *view);
 
+/* For the bench (python/bench.py): the entry points below take an optional last argument,
+ * repeats; given and above 0, the C call runs that many times back to back, without the GIL
+ * and without Python between the calls, and the seconds per call are returned instead of the
+ * result: what the C library costs, against which the Python call is measured. */
+double reach_py_seconds(void);
+
 /* Request text (UTF-8 JSON) to result text through the CLI's request handling; the GIL is
  * released while C works. */
 PyObject *reach_py_solve(PyObject *module, PyObject *args);

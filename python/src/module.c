@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "input.h"
@@ -86,11 +87,35 @@ static void run_request(request_run *run) {
     cli_rig_set_folder(NULL);
 }
 
+double reach_py_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+/* The seconds per request over `repeats` runs, or -1 with run->error set. */
+static double time_requests(request_run *run, int repeats) {
+    double start = reach_py_seconds();
+    for (int i = 0; i < repeats; i++) {
+        run_request(run);
+        if (!run->result) return -1;
+        free(run->result);
+        run->result = NULL;
+    }
+    return (reach_py_seconds() - start) / repeats;
+}
+
 static PyObject *request(PyObject *args, int fk) {
     request_run run = {NULL, 0, NULL, fk, NULL, 0, {""}};
     Py_ssize_t length;
-    if (!PyArg_ParseTuple(args, "y#z", &run.text, &length, &run.folder)) return NULL;
+    int repeats = 0;
+    if (!PyArg_ParseTuple(args, "y#z|i", &run.text, &length, &run.folder, &repeats)) return NULL;
     run.length = (size_t)length;
+    if (repeats > 0) {
+        double seconds;
+        Py_BEGIN_ALLOW_THREADS seconds = time_requests(&run, repeats);
+        Py_END_ALLOW_THREADS return seconds < 0 ? reach_py_raise(run.error.message) : PyFloat_FromDouble(seconds);
+    }
     Py_BEGIN_ALLOW_THREADS run_request(&run);
     Py_END_ALLOW_THREADS return reach_py_result_text(run.result, run.result_length, run.error.message);
 }
