@@ -34,9 +34,12 @@ include_dirs = [os.path.relpath(ROOT / d, HERE) for d in ("include", "src", "for
 include_dirs += [f[2:] for f in pkg_config("--cflags", "libcjson", "expat") if f.startswith("-I")]
 libraries = [f[2:] for f in pkg_config("--libs", "libcjson", "expat") if f.startswith("-l")] + ["m"]
 
+# reach.retarget when the library has retargeting (include/reach/retarget.h).
+with_retarget = (ROOT / "include" / "reach" / "retarget.h").exists()
+
 extension = Extension(
     "reach._reach",
-    sources=c_sources("python/src")
+    sources=c_sources("python/src", leave_out=() if with_retarget else {"retarget.c"})
     + c_sources("src")
     + c_sources("formats")
     + c_sources("cli", leave_out={"main.c"}),
@@ -46,7 +49,8 @@ extension = Extension(
     # (CMake passes no -std for C11 to a compiler whose default is newer; gcc's GNU dialect lets
     # the AVX2 and AVX-512 kernels fuse multiply-adds). So the batch results are the C
     # library's bit for bit (the tests check it).
-    define_macros=[("REACH_DOUBLE", None), ("REACH_BUILDING", None)],
+    define_macros=[("REACH_DOUBLE", None), ("REACH_BUILDING", None)]
+    + ([("REACH_PY_RETARGET", None)] if with_retarget else []),
     extra_compile_args=["-fno-math-errno", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wconversion",
                         "-Werror=implicit-function-declaration"],
 )

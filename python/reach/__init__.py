@@ -14,6 +14,7 @@ Every failure raises :class:`reach.Error` carrying the library's message. See do
 from ._reach import Error
 from .batch import BatchError, FabrikBatchResult, TwoBoneBatchResult, fabrik_batch, two_bone_batch
 from .requests import fk, solve
+from .retargeting import retarget
 from .rig import Clip, Pose, Rig, Solution, load
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "fabrik_batch",
     "fk",
     "load",
+    "retarget",
     "solve",
     "two_bone_batch",
 ]

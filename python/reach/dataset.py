@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _reach
+from .retargeting import retarget
 from .rig import load
 
 
@@ -51,13 +52,10 @@ def fk_clip(clip, out_dir):
 
 
 def retarget_clip(clip, out_dir, target):
-    """Task `retarget`: the clip carried onto `target`, written as DIR/<clip>.npy of the target's
-    local transforms per frame. The library's retargeting plugs in here."""
-    retarget = getattr(_reach, "retarget", None)
-    if retarget is None:
-        raise _reach.Error("retargeting is not in this build of the library (include/reach/retarget.h)")
+    """Task `retarget`: the clip carried onto `target` (reach.retarget), written as
+    DIR/<clip>.npy of the target's local transforms per frame (frames, target bones, 7)."""
     path = output_path(clip, out_dir, ".npy")
-    write_array(path, retarget(os.fspath(clip), os.fspath(target)))
+    write_array(path, retarget(clip, target).frames)
     return str(path)
 
 

@@ -88,8 +88,9 @@ class Rig:
     ``joint_names`` (one per joint value, in the order ``joints`` arrays use), ``rest`` (local
     rest transforms) and ``clips`` (``clip`` is the first, or None)."""
 
-    def __init__(self, core):
+    def __init__(self, core, path=None):
         self._core = core
+        self.path = path  # the file it was read from, if any
         self.bone_names, self.parents, self.joint_names, self.value_count = core.names()
         self.rest = np.empty((len(self.bone_names), TRANSFORM))
         core.rest(self.rest)
@@ -185,4 +186,4 @@ def load(path):
     """A Rig from a file: URDF (.urdf), glTF (.gltf, .glb), BVH (.bvh; its motion is
     ``rig.clip``), or JSON (a rig, or a request with a "rig"). Raises reach.Error with the
     reader's message (its line or element) when the file is unreadable or invalid."""
-    return Rig(_reach.load(os.fspath(path)))
+    return Rig(_reach.load(os.fspath(path)), os.fspath(path))

@@ -43,4 +43,9 @@ PyObject *reach_py_status_string(PyObject *module, PyObject *args);
 extern PyTypeObject reach_py_rig_type;
 PyObject *reach_py_load(PyObject *module, PyObject *args);
 
+#ifdef REACH_PY_RETARGET
+/* A source rig's clip carried onto a target rig (retarget.c). */
+PyObject *reach_py_retarget(PyObject *module, PyObject *args);
+#endif
+
 #endif

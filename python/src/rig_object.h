@@ -17,6 +17,9 @@ typedef struct rig_object {
     char **clip_names;
 } rig_object;
 
+/* count transforms as Python sees them (TRANSFORM_SIZE numbers each) into to. */
+void reach_py_put_transforms(const reach_transform *from, int count, double *to);
+
 /* Rig.solve_many (solve_many.c). */
 PyObject *reach_py_solve_many(PyObject *self, PyObject *args);
 

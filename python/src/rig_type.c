@@ -157,7 +157,7 @@ static PyObject *rig_names(PyObject *self, PyObject *unused) {
                          reach_skeleton_value_count(&rig->skeleton));
 }
 
-static void put_transforms(const reach_transform *from, int count, double *to) {
+void reach_py_put_transforms(const reach_transform *from, int count, double *to) {
     for (int i = 0; i < count; i++, to += TRANSFORM_SIZE) {
         to[0] = from[i].translation.x;
         to[1] = from[i].translation.y;
@@ -184,7 +184,7 @@ static PyObject *rig_rest(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O", &out) ||
         !reach_py_array(out, "out", "d", (Py_ssize_t)rig->bone_count * TRANSFORM_SIZE, 1, &view))
         return NULL;
-    put_transforms(rig->rest, rig->bone_count, view.buf);
+    reach_py_put_transforms(rig->rest, rig->bone_count, view.buf);
     PyBuffer_Release(&view);
     Py_RETURN_NONE;
 }
@@ -204,7 +204,7 @@ static PyObject *rig_clip(PyObject *self, PyObject *args) {
         Py_buffer view;
         Py_ssize_t count = (Py_ssize_t)clip->frame_count * clip->bone_count;
         if (!reach_py_array(out, "out", "d", count * TRANSFORM_SIZE, 1, &view)) return NULL;
-        put_transforms(clip->frames, (int)count, view.buf);
+        reach_py_put_transforms(clip->frames, (int)count, view.buf);
         PyBuffer_Release(&view);
     }
     return Py_BuildValue("(sdi)", object->clip_names[index], (double)clip->frame_rate, clip->frame_count);
@@ -231,8 +231,8 @@ static int run_pose(pose_run *run) {
              (jr_object(json, "request", &run->error) && cli_pose_read(json, rig, pose, &run->error));
     if (ok) {
         reach_forward_kinematics(&rig->skeleton, pose, pose + rig->bone_count);
-        put_transforms(pose, rig->bone_count, run->local);
-        put_transforms(pose + rig->bone_count, rig->bone_count, run->world);
+        reach_py_put_transforms(pose, rig->bone_count, run->local);
+        reach_py_put_transforms(pose + rig->bone_count, rig->bone_count, run->world);
     }
     free(pose);
     cJSON_Delete(json);
@@ -289,7 +289,7 @@ static PyObject *rig_fk_frames(PyObject *self, PyObject *args) {
             size_t offset = (size_t)f * (size_t)rig->bone_count * TRANSFORM_SIZE;
             get_transforms((const double *)views[0].buf + offset, rig->bone_count, pose);
             reach_forward_kinematics(&rig->skeleton, pose, pose + rig->bone_count);
-            put_transforms(pose + rig->bone_count, rig->bone_count, (double *)views[1].buf + offset);
+            reach_py_put_transforms(pose + rig->bone_count, rig->bone_count, (double *)views[1].buf + offset);
         }
         Py_END_ALLOW_THREADS
     }
