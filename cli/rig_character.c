@@ -1,7 +1,8 @@
 /* Characters as rigs: {"bvh": PATH}, {"gltf": PATH} (.gltf or .glb), {"file": PATH} and
  * --rig PATH, read by the formats library (bones named as the file names them, ball joints;
  * a BVH End Site is `<parent>_end`). The rest pose is the file's; the motion (a BVH's, a glTF's
- * first animation) is kept for "frame": N. */
+ * first animation, a frame per key where its keys are evenly spaced, else 30 per second) is kept
+ * for "frame": N. */
 #include <string.h>
 
 #include "reach/bvh.h"
@@ -49,7 +50,7 @@ int cli_rig_read_character_file(const char *path, cli_rig *rig, cli_error *err) 
         return ok;
     }
     reach_gltf_character character;
-    status = reach_gltf_read_file(full, -1, 0, &character, message, sizeof message);
+    status = reach_gltf_read_file(full, -1, REACH_GLTF_KEY_RATE, &character, message, sizeof message);
     ok = status == REACH_OK ? cli_rig_copy_read(&character.rig, rig, err) : cli_fail(err, "rig: %s", message);
     if (ok && character.clip_count > 0) take_frames(&character.clips[0], rig);
     reach_gltf_free(&character);

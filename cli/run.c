@@ -27,7 +27,8 @@ static void print_help(FILE *out) {
             "       reach solve --jsonl FILE|- [--rig RIGFILE]\n"
             "       reach fk FILE|-\n"
             "       reach info FILE\n"
-            "       reach convert IN OUT   (a .bvh, .gltf or .glb into a .bvh)\n"
+            "       reach convert IN OUT   (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)\n"
+            "       reach retarget SOURCE... TARGET [--map MAP.json] [-o OUT] [--jobs N] [--format jsonl|bvh]\n"
             "       reach walk [--legs N] [--frames N] [--dt SECONDS] [--path PATH] [--terrain TERRAIN]\n"
             "       reach --help | --version\n"
             "\n"
@@ -37,8 +38,12 @@ static void print_help(FILE *out) {
             "  --jsonl          read one request per line and print one result per line\n"
             "  --rig RIGFILE    the rig for requests that leave out \"rig\" (JSON, .urdf, .bvh, .gltf, .glb)\n"
             "  fk FILE          forward kinematics of {\"rig\", \"joints\"}\n"
-            "  info FILE        the rig a file describes (URDF, or JSON with a rig), as a tree\n"
+            "  info FILE        the rig a file describes (URDF, BVH, glTF, GLB, or JSON with a rig), as a tree,\n"
+            "                   and a character's motion (frames, rate, length)\n"
             "  -                read standard input instead of a file\n"
+            "  retarget         carry clips (.bvh, .gltf, .glb, or folders of them) onto TARGET (a character\n"
+            "                   file or a .urdf robot); one JSON line per frame, or -o OUT (.bvh, .jsonl; a\n"
+            "                   folder for several clips, each written in --format); --jobs N clips at a time\n"
             "  walk             the standard creature walking; one JSON object per frame\n"
             "    --legs N       2 to %d, even (default 8)\n"
             "    --frames N     frames to print (default 600)\n"
@@ -167,7 +172,8 @@ static int run_command(const cli_args *args, FILE *in, FILE *out, FILE *err) {
 
 static int run_convert(int argc, char **argv, FILE *out, FILE *err) {
     if (argc != 4 || argv[2][0] == '-' || argv[3][0] == '-')
-        return usage_error(out, err, "'convert' needs IN and OUT (a .bvh, .gltf or .glb into a .bvh)");
+        return usage_error(
+            out, err, "'convert' needs IN and OUT (a .bvh, .gltf, .glb or .urdf into a .bvh, .gltf, .glb or .json)");
     cli_error error = {""};
     if (cli_convert(argv[2], argv[3], &error)) return REACH_CLI_EXIT_OK;
     cli_print_error(out, err, 0, error.message);
@@ -220,8 +226,16 @@ int reach_cli_run(int argc, char **argv, FILE *in, FILE *out, FILE *err) {
     if (strcmp(command, "walk") == 0) return run_walk(argc, argv, out, err);
     if (strcmp(command, "info") == 0) return run_info(argc, argv, in, out, err);
     if (strcmp(command, "convert") == 0) return run_convert(argc, argv, out, err);
+    if (strcmp(command, "retarget") == 0) {
+        if (argc == 3 && is_help(argv[2])) {
+            print_help(out);
+            return REACH_CLI_EXIT_OK;
+        }
+        return cli_retarget(argc, argv, out, err);
+    }
     if (strcmp(command, "solve") != 0 && strcmp(command, "fk") != 0)
-        return usage_error(out, err, "unknown command '%s' (expected solve, fk, info or walk)", command);
+        return usage_error(out, err, "unknown command '%s' (expected solve, fk, info, convert, retarget or walk)",
+                           command);
     cli_args args = {command, NULL, NULL, 0};
     int status = parse_args(argc, argv, &args, out, err);
     return status >= 0 ? status : run_command(&args, in, out, err);

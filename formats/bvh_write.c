@@ -319,13 +319,7 @@ reach_status reach_bvh_write_file(const char *path, const reach_rig *rig, const 
     size_t length;
     reach_status st = reach_bvh_write(rig, clip, &text, &length, error, error_size);
     if (st != REACH_OK) return st;
-    FILE *file = fopen(path, "wb");
-    int written = file && fwrite(text, 1, length, file) == length;
-    if (file && fclose(file) != 0) written = 0;
+    st = formats_write_file(path, text, length, error, error_size);
     free(text);
-    if (!written) {
-        formats_error(error, error_size, "%s: cannot be written", path);
-        return REACH_ERROR_INVALID_ARGUMENT;
-    }
-    return REACH_OK;
+    return st;
 }

@@ -1,4 +1,5 @@
-/* Whole files read into memory for the text readers, and messages prefixed with the file. */
+/* Whole files read into memory for the readers, files written whole for the writers, and
+ * messages prefixed with the file. */
 #include "file_text.h"
 
 #include <stdarg.h>
@@ -41,6 +42,45 @@ reach_status formats_read_text(const char *path, char **text, size_t *length, ch
     *text = bytes;
     *length = got;
     return REACH_OK;
+}
+
+reach_status formats_write_temporary(const char *path, const void *bytes, size_t length, char **temporary, char *error,
+                                     size_t error_size) {
+    *temporary = NULL;
+    size_t size = strlen(path) + sizeof ".tmp";
+    char *name = malloc(size);
+    if (!name) {
+        formats_error(error, error_size, "%s: out of memory", path);
+        return REACH_ERROR_INVALID_ARGUMENT;
+    }
+    snprintf(name, size, "%s.tmp", path);
+    FILE *file = fopen(name, "wb");
+    int written = file && fwrite(bytes, 1, length, file) == length;
+    if (file && fclose(file) != 0) written = 0;
+    if (!written) {
+        if (file) remove(name);
+        free(name);
+        formats_error(error, error_size, "%s: cannot be written", path);
+        return REACH_ERROR_INVALID_ARGUMENT;
+    }
+    *temporary = name;
+    return REACH_OK;
+}
+
+reach_status formats_replace(const char *temporary, const char *path, char *error, size_t error_size) {
+    if (rename(temporary, path) == 0) return REACH_OK;
+    remove(temporary);
+    formats_error(error, error_size, "%s: cannot be written (the file cannot be put in place)", path);
+    return REACH_ERROR_INVALID_ARGUMENT;
+}
+
+reach_status formats_write_file(const char *path, const void *bytes, size_t length, char *error, size_t error_size) {
+    char *temporary;
+    reach_status st = formats_write_temporary(path, bytes, length, &temporary, error, error_size);
+    if (st != REACH_OK) return st;
+    st = formats_replace(temporary, path, error, error_size);
+    free(temporary);
+    return st;
 }
 
 void formats_prefix_path(const char *path, char *error, size_t error_size) {

@@ -9,10 +9,6 @@
 #include "file_text.h"
 #include "gltf_internal.h"
 
-#define GLB_MAGIC      0x46546C67u
-#define GLB_JSON_CHUNK 0x4E4F534Au
-#define GLB_BIN_CHUNK  0x004E4942u
-
 static uint32_t read_u32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -75,6 +71,36 @@ static unsigned char *decode_base64(const char *text, size_t *length) {
     return out;
 }
 
+static int hex_digit(char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* A URI's %XX escapes decoded (a writer escapes spaces and the like in file names), the caller
+ * freeing it; NULL for a malformed escape or %00. Decoded before the folder check, so an escaped
+ * '..' or '/' is caught too. */
+static char *percent_decode(const char *uri) {
+    char *name = malloc(strlen(uri) + 1), *out = name;
+    if (!name) return NULL;
+    for (const char *c = uri; *c; ++c) {
+        if (*c != '%') {
+            *out++ = *c;
+            continue;
+        }
+        int high = hex_digit(c[1]), low = high < 0 ? -1 : hex_digit(c[2]);
+        if (low < 0 || (high == 0 && low == 0)) {
+            free(name);
+            return NULL;
+        }
+        *out++ = (char)(high * 16 + low);
+        c += 2;
+    }
+    *out = '\0';
+    return name;
+}
+
 /* A relative URI inside the folder: no absolute path, no scheme, no `..` segment. */
 static int uri_stays_inside(const char *uri) {
     if (!uri[0] || uri[0] == '/' || uri[0] == '\\' || strchr(uri, ':')) return 0;
@@ -112,13 +138,20 @@ static reach_status load_buffer(gltf_document *doc, int index, const cJSON *buff
         if (!b->bytes) return fail(doc, where, ": its data: URI is not valid base64");
         b->data = b->bytes;
     } else {
-        if (!uri_stays_inside(uri->valuestring))
-            return fail(doc, where, ": uri is absolute, has a scheme or climbs out with '..': refused");
-        if (!folder) return fail(doc, where, ": an external file, and no folder to read it from");
-        size_t size = strlen(folder) + strlen(uri->valuestring) + 2;
+        char *name = percent_decode(uri->valuestring);
+        if (!name) return fail(doc, where, ": uri has a bad or NUL percent escape");
+        int inside = uri_stays_inside(name);
+        if (!inside || !folder) {
+            free(name);
+            return fail(doc, where,
+                        !inside ? ": uri is absolute, has a scheme or climbs out with '..': refused"
+                                : ": an external file, and no folder to read it from");
+        }
+        size_t size = strlen(folder) + strlen(name) + 2;
         char *path = malloc(size);
+        if (path) snprintf(path, size, "%s/%s", folder, name);
+        free(name);
         if (!path) return fail(doc, "out of memory", NULL);
-        snprintf(path, size, "%s/%s", folder, uri->valuestring);
         char *text;
         reach_status st = formats_read_text(path, &text, &b->length, doc->error, doc->error_size);
         free(path);

@@ -1,4 +1,5 @@
-/* The glTF reader's pieces: the document (JSON and its buffers) and accessors read from it. */
+/* The glTF reader's pieces (and the GLB constants its writer shares): the document (JSON and its buffers) and accessors
+ * read from it. */
 #ifndef REACH_FORMATS_GLTF_INTERNAL_H
 #define REACH_FORMATS_GLTF_INTERNAL_H
 
@@ -6,6 +7,11 @@
 #include <stddef.h>
 
 #include "reach/status.h"
+
+/* GLB's magic and chunk types, little-endian: "glTF", "JSON", "BIN\0". */
+#define GLB_MAGIC      0x46546C67u
+#define GLB_JSON_CHUNK 0x4E4F534Au
+#define GLB_BIN_CHUNK  0x004E4942u
 
 typedef struct gltf_buffer {
     unsigned char *bytes; /* owned, or NULL for the GLB chunk */

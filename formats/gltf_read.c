@@ -292,7 +292,8 @@ typedef struct channel {
     int count;
 } channel;
 
-static void channel_sample(const channel *c, double time, double *out) {
+/* A sample within `snap` seconds of a key takes that key (see channel_sample). */
+static void channel_sample(const channel *c, double time, double snap, double *out) {
     int width = c->path == 1 ? 4 : 3;
     /* hi: the first key after time (binary search: hostile files have many keys). */
     int hi = 0, end = c->count;
@@ -309,6 +310,16 @@ static void channel_sample(const channel *c, double time, double *out) {
         return;
     }
     int lo = hi - 1;
+    /* Key times are float32: a sample within a key's rounding (2^-23 of its time), or within snap
+     * of it when sampling at the keys' own rate, is that key, so a clip sampled at the rate it was
+     * keyed at gets its keys back exactly. */
+    int near = time - c->times[lo] <= fmax(c->times[lo] * 0x1p-23, snap)   ? lo
+               : c->times[hi] - time <= fmax(c->times[hi] * 0x1p-23, snap) ? hi
+                                                                           : -1;
+    if (near >= 0) {
+        memcpy(out, c->values + (size_t)near * (size_t)width, (size_t)width * sizeof *out);
+        return;
+    }
     double t = (time - c->times[lo]) / (c->times[hi] - c->times[lo]);
     const double *a = c->values + (size_t)lo * (size_t)width, *b = c->values + (size_t)hi * (size_t)width;
     if (c->path != 1) {
@@ -362,7 +373,29 @@ static reach_status read_channel(gltf_tree *tree, const cJSON *animation, const 
     return REACH_OK;
 }
 
-static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, int index, reach_real rate,
+/* The rate an animation's keys are evenly spaced at: the smallest mean spacing of a channel with
+ * two keys or more, when every key of every channel lies within 1 % of that spacing of a multiple
+ * of it (from time 0); 0 when they do not, or no channel has two keys. A rate within 1e-7 of a
+ * whole number (float key times round it) is that number. */
+static double key_rate(const channel *channels, int count) {
+    double spacing = 0;
+    for (int k = 0; k < count; ++k) {
+        const channel *c = &channels[k];
+        if (c->bone < 0 || c->count < 2) continue;
+        double mean = (c->times[c->count - 1] - c->times[0]) / (c->count - 1);
+        if (spacing == 0 || mean < spacing) spacing = mean;
+    }
+    if (!(spacing > 0)) return 0;
+    for (int k = 0; k < count; ++k)
+        for (int i = 0; channels[k].bone >= 0 && i < channels[k].count; ++i) {
+            double multiple = channels[k].times[i] / spacing;
+            if (fabs(multiple - nearbyint(multiple)) > 0.01) return 0;
+        }
+    double rate = 1 / spacing, whole = nearbyint(rate);
+    return fabs(rate - whole) <= 1e-7 * rate ? whole : rate;
+}
+
+static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, int index, reach_real chosen_rate,
                                      reach_clip *clip) {
     gltf_document *doc = tree->doc;
     const cJSON *items = cJSON_GetObjectItemCaseSensitive(animation, "channels");
@@ -377,7 +410,14 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
         if (st == REACH_OK && channels[k].bone >= 0 && channels[k].times[channels[k].count - 1] > duration)
             duration = channels[k].times[channels[k].count - 1];
     }
-    double frames = floor(duration * (double)rate + 1e-6) + 1;
+    double keyed = st == REACH_OK && chosen_rate == REACH_GLTF_KEY_RATE ? key_rate(channels, count) : 0;
+    /* Key times are float32: a last key a rounding short of a frame's time still gives that frame. */
+    double frames = floor(duration * keyed * (1 + 1e-6) + 1e-6) + 1;
+    if (keyed > 0 && !(frames <= MAX_SAMPLED_FRAMES && frames * tree->bone_count <= (double)MAX_SAMPLED_TRANSFORMS))
+        keyed = 0; /* keys too dense to keep each: sampled at 30 per second instead */
+    reach_real rate = keyed > 0 ? (reach_real)keyed : chosen_rate == REACH_GLTF_KEY_RATE ? 30 : chosen_rate;
+    double snap = keyed > 0 ? 0.01 / keyed : 0;
+    frames = floor(duration * (double)rate * (1 + 1e-6) + 1e-6) + 1;
     if (st == REACH_OK && (frames > MAX_SAMPLED_FRAMES || frames * tree->bone_count > (double)MAX_SAMPLED_TRANSFORMS))
         st = fail(doc, "animation %d lasts too long to sample at this rate", index);
     if (st == REACH_OK) {
@@ -391,7 +431,7 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
             const channel *c = &channels[k];
             if (c->bone < 0) continue;
             trs *x = &local[c->bone];
-            channel_sample(c, f / (double)rate, c->path == 0 ? x->t : c->path == 1 ? x->r : x->s);
+            channel_sample(c, f / (double)rate, snap, c->path == 0 ? x->t : c->path == 1 ? x->r : x->s);
         }
         int bad = fold_scales(tree, local, reach_clip_frame(clip, f), scale);
         if (bad >= 0) {
@@ -528,7 +568,8 @@ reach_status reach_gltf_read(const unsigned char *data, size_t length, const cha
                              reach_real sample_rate, reach_gltf_character *character, char *error, size_t error_size) {
     if (error && error_size > 0) error[0] = '\0';
     if (character) memset(character, 0, sizeof *character);
-    if (!character || (!data && length > 0) || !(sample_rate >= 0) || !reach_is_finite(sample_rate)) {
+    if (!character || (!data && length > 0) ||
+        !((sample_rate >= 0 && reach_is_finite(sample_rate)) || sample_rate == REACH_GLTF_KEY_RATE)) {
         formats_error(error, error_size, "no data or no character given, or a sample rate that is no rate");
         return REACH_ERROR_INVALID_ARGUMENT;
     }

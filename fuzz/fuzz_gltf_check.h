@@ -1,7 +1,7 @@
 /* What the glTF fuzz targets check on every input: the reader returns, with a message and an
  * empty character on error; a character it returns has a rig reach_skeleton_validate accepts,
  * every bone named and mapped to a node, and clips of the rig's bones whose every frame is finite
- * under forward kinematics. */
+ * under forward kinematics; and written back as GLB, it reads again with its bones and frames. */
 #ifndef REACH_FUZZ_GLTF_CHECK_H
 #define REACH_FUZZ_GLTF_CHECK_H
 
@@ -18,6 +18,32 @@ static void gltf_check(int condition, const char *what) {
         fprintf(stderr, "invariant failed: %s\n", what);
         abort();
     }
+}
+
+/* A character read is written as GLB (or refused only for a number past float32's range) and
+ * reads back with the same bones, names and clip lengths. */
+static void gltf_write_back(const reach_gltf_character *c) {
+    char error[256];
+    unsigned char *glb;
+    size_t length;
+    reach_status st = reach_gltf_write(&c->rig, c->clips, (const char *const *)c->clip_names, c->clip_count,
+                                       REACH_GLTF_BINARY, NULL, &glb, &length, NULL, NULL, error, sizeof error);
+    if (st != REACH_OK) {
+        gltf_check(glb == NULL && strstr(error, "float32") != NULL, "what was read is written");
+        return;
+    }
+    reach_gltf_character again;
+    st = reach_gltf_read(glb, length, NULL, -1, REACH_GLTF_KEY_RATE, &again, error, sizeof error);
+    gltf_check(st == REACH_OK, "what was written reads back");
+    gltf_check(again.rig.bone_count == c->rig.bone_count && again.clip_count == c->clip_count, "the same bones, clips");
+    for (int b = 0; b < c->rig.bone_count; ++b)
+        gltf_check(strcmp(again.rig.bone_names[b], c->rig.bone_names[b]) == 0 ||
+                       reach_rig_find_bone(&again.rig, c->rig.bone_names[b]) >= 0,
+                   "every name kept");
+    for (int a = 0; a < c->clip_count; ++a)
+        gltf_check(again.clips[a].frame_count == c->clips[a].frame_count, "every frame kept");
+    reach_gltf_free(&again);
+    free(glb);
 }
 
 static void gltf_fuzz_one(const unsigned char *data, size_t size) {
@@ -46,6 +72,7 @@ static void gltf_fuzz_one(const unsigned char *data, size_t size) {
         }
     }
     free(world);
+    gltf_write_back(&c);
     reach_gltf_free(&c);
 }
 

@@ -10,14 +10,8 @@
 
 #define MAX_SCRATCH (256 * 1024)
 
-typedef struct body {
-    humanoid_rig rig;
-    reach_humanoid roles;
-} body;
-
 static void make_body(test_rng *rng, int style, body *b) {
-    humanoid_rig_make(rng, style, &b->rig);
-    if (reach_humanoid_find(&b->rig.skeleton, b->rig.names, &b->roles, NULL) != REACH_OK) fail_msg("roles");
+    body_make(rng, style, b);
     if (reach_humanoid_natural_joints(&b->rig.skeleton, &b->roles, b->rig.joints) != REACH_OK) fail_msg("joints");
     if (reach_skeleton_validate(&b->rig.skeleton, NULL) != REACH_OK) fail_msg("skeleton");
 }

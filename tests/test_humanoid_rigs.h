@@ -267,4 +267,15 @@ static void humanoid_rig_make(test_rng *rng, int style, humanoid_rig *rig) {
     rig->skeleton.joints = rig->joints;
 }
 
+/* A rig with its roles found from its names. */
+typedef struct body {
+    humanoid_rig rig;
+    reach_humanoid roles;
+} body;
+
+static inline void body_make(test_rng *rng, int style, body *b) {
+    humanoid_rig_make(rng, style, &b->rig);
+    if (reach_humanoid_find(&b->rig.skeleton, b->rig.names, &b->roles, NULL) != REACH_OK) fail_msg("roles");
+}
+
 #endif

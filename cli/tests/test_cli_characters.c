@@ -158,8 +158,8 @@ static void test_convert(void **state) {
     assert_string_equal(cJSON_GetStringValue(json_at(run.json, "bones[1].name")), "hand");
     assert_vec3_near(json_vec3(run.json, "bones[1].world_position"), reach_vec3_make(0, 1, 0), 1e-9);
     cli_run_free(&run);
-    run = run_cli(NULL, "convert", in, "out.glb", NULL);
-    assert_cli_error(&run, 1, "convert: 'out.glb': only .bvh is written yet");
+    run = run_cli(NULL, "convert", in, "out.fbx", NULL);
+    assert_cli_error(&run, 1, "convert: 'out.fbx': expected OUT to be a .bvh, .gltf, .glb or .json");
     cli_run_free(&run);
     remove(out);
 }

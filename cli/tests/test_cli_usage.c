@@ -36,8 +36,9 @@ static void bad_usage(void **state) {
     cli_run none = run_cli(NULL, NULL);
     assert_cli_error(&none, 2, "missing command (see 'reach --help')");
     cli_run_free(&none);
-    expect_usage_error("unknown command 'solv' (expected solve, fk, info or walk) (see 'reach --help')", "solv", "-",
-                       NULL, NULL);
+    expect_usage_error(
+        "unknown command 'solv' (expected solve, fk, info, convert, retarget or walk) (see 'reach --help')", "solv",
+        "-", NULL, NULL);
     expect_usage_error("'solve' needs a FILE (or - for standard input) (see 'reach --help')", "solve", NULL, NULL,
                        NULL);
     expect_usage_error("unknown option '--fast' for 'solve' (see 'reach --help')", "solve", "--fast", "-", NULL);

@@ -227,6 +227,21 @@ static inline gg_bytes gg_write(const gg_file *g, gg_kind kind, const char *bin_
 
 /* ---- the oracle -------------------------------------------------------------------------- */
 
+/* Quaternions (x, y, z, w) slerped the short way, made unit. */
+static inline void gg_slerp(const double *a, const double *b, double t, double *out) {
+    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sign = d < 0 ? -1 : 1;
+    double angle = acos(fmin(1, fabs(d)));
+    double wa = angle < 1e-9 ? 1 - t : sin((1 - t) * angle) / sin(angle);
+    double wb = angle < 1e-9 ? t : sin(t * angle) / sin(angle);
+    double n = 0;
+    for (int k = 0; k < 4; ++k) {
+        out[k] = wa * a[k] + wb * sign * b[k];
+        n += out[k] * out[k];
+    }
+    for (int k = 0; k < 4; ++k)
+        out[k] /= sqrt(n);
+}
+
 static inline void gg_sample(const gg_channel *c, double time, double *out) {
     int width = c->path == 1 ? 4 : 3;
     int hi = 0;
@@ -243,17 +258,7 @@ static inline void gg_sample(const gg_channel *c, double time, double *out) {
             out[k] = a[k] + (b[k] - a[k]) * t;
         return;
     }
-    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sign = d < 0 ? -1 : 1;
-    double angle = acos(fmin(1, fabs(d)));
-    double wa = angle < 1e-9 ? 1 - t : sin((1 - t) * angle) / sin(angle);
-    double wb = angle < 1e-9 ? t : sin(t * angle) / sin(angle);
-    double n = 0;
-    for (int k = 0; k < 4; ++k) {
-        out[k] = wa * a[k] + wb * sign * b[k];
-        n += out[k] * out[k];
-    }
-    for (int k = 0; k < 4; ++k)
-        out[k] /= sqrt(n);
+    gg_slerp(a, b, t, out);
 }
 
 /* World positions of every node at time (time < 0: the rest), by 4×4 matrices with scale. */

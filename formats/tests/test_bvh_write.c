@@ -3,23 +3,10 @@
  * joints) and the real files of ../shared/data/bvh; a rig without a clip is written as its rest;
  * a clip that does not fit the rig, or holds NaN, is refused with nothing written. */
 #include "bvh_generate.h"
+#include "rig_compare.h"
 #include "reach/bvh.h"
 
 #define HEIGHT_TOL 1e-6
-
-static double rest_height(const reach_rig *rig) {
-    reach_transform *pose = malloc(2 * (size_t)rig->bone_count * sizeof *pose);
-    reach_pose_rest(&rig->skeleton, pose);
-    reach_forward_kinematics(&rig->skeleton, pose, pose + rig->bone_count);
-    double low = 0, high = 0;
-    for (int b = 0; b < rig->bone_count; ++b) {
-        double y = (double)pose[rig->bone_count + b].translation.y;
-        low = b == 0 || y < low ? y : low;
-        high = b == 0 || y > high ? y : high;
-    }
-    free(pose);
-    return high - low;
-}
 
 /* Writes rig and clip, reads them back, and compares. */
 static void round_trip(const reach_rig *rig, const reach_clip *clip) {
@@ -43,7 +30,7 @@ static void round_trip(const reach_rig *rig, const reach_clip *clip) {
         assert_int_equal(again.joints[b].type, rig->joints[b].type);
         ASSERT_VEC3_NEAR(again.rest[b].translation, rig->rest[b].translation, 0, "the OFFSET");
     }
-    double tolerance = HEIGHT_TOL * rest_height(rig);
+    double tolerance = HEIGHT_TOL * rig_rest_height(rig);
     reach_transform *world = malloc(2 * (size_t)rig->bone_count * sizeof *world);
     for (int f = 0; f < clip->frame_count; ++f) {
         reach_forward_kinematics(&rig->skeleton, reach_clip_frame(clip, f), world);

@@ -101,6 +101,24 @@ static void test_uri_outside_the_folder(void **state) {
                "refused");
 }
 
+/* Percent escapes are decoded before the folder check: an escaped '..' or '/' is refused like the
+ * plain one; a malformed escape or an escaped NUL (which would cut the name short) is an error. */
+static void test_escaped_uri(void **state) {
+    (void)state;
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"%2e%2E/secret.bin\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"%2Fetc%2Fpasswd\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"data%2F..%2F..%2Fsecret.bin\"}"),
+               REACH_ERROR_INVALID_ARGUMENT, "refused");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"walk%00.bin\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "percent escape");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"walk%zz.bin\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "percent escape");
+    GLTF_FAILS(ANIMATED("1", "16", "{\"byteLength\":16,\"uri\":\"walk%4\"}"), REACH_ERROR_INVALID_ARGUMENT,
+               "percent escape");
+}
+
 static size_t glb(unsigned char *out, const char *json, uint32_t declared_total, uint32_t declared_json) {
     size_t n = strlen(json);
     uint32_t header[5] = {0x46546C67u, 2, declared_total, declared_json, 0x4E4F534Au};
@@ -177,6 +195,7 @@ int main(void) {
         cmocka_unit_test(test_child_with_two_parents),
         cmocka_unit_test(test_accessor_past_its_buffer),
         cmocka_unit_test(test_uri_outside_the_folder),
+        cmocka_unit_test(test_escaped_uri),
         cmocka_unit_test(test_truncated_glb),
         cmocka_unit_test(test_glb_chunk_lengths_past_the_end),
         cmocka_unit_test(test_bad_numbers_and_scales),

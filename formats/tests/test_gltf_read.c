@@ -77,6 +77,11 @@ static void read_kind(gg_kind kind, uint64_t seed, int cases) {
         ASSERT_NEAR(c.clips[0].frame_rate, 30, 0, "sampled at 30 per second by default");
         check_character(&g, &c);
         reach_gltf_free(&c);
+        /* Keys at random times are not evenly spaced: at their own rate means 30 per second. */
+        st = reach_gltf_read_file(gltf_path, -1, REACH_GLTF_KEY_RATE, &c, error, sizeof error);
+        if (st != REACH_OK) fail_msg("reading at the keys' rate failed: %s", error);
+        ASSERT_NEAR(c.clips[0].frame_rate, 30, 0, "uneven keys sampled at 30 per second");
+        reach_gltf_free(&c);
         /* From memory too, at another rate. */
         if (kind != GG_EXTERNAL_BIN) {
             st = reach_gltf_read(file.data, file.length, NULL, 0, 50, &c, error, sizeof error);

@@ -47,7 +47,8 @@ reach_status reach_bvh_read_file(const char *path, reach_rig *rig, reach_clip *c
 reach_status reach_bvh_write(const reach_rig *rig, const reach_clip *clip, char **text, size_t *length, char *error,
                              size_t error_size);
 
-/** reach_bvh_write into a file. */
+/** reach_bvh_write into a file, written under a temporary name beside it (`<path>.tmp`) and
+ * renamed into place, so an error never leaves half a file. */
 reach_status reach_bvh_write_file(const char *path, const reach_rig *rig, const reach_clip *clip, char *error,
                                   size_t error_size);
 

@@ -39,5 +39,6 @@
 #include "walker.h"
 #include "humanoid.h"
 #include "full_body.h"
+#include "retarget.h"
 
 #endif
