@@ -44,7 +44,7 @@ extern PyTypeObject reach_py_rig_type;
 PyObject *reach_py_load(PyObject *module, PyObject *args);
 
 #ifdef REACH_PY_RETARGET
-/* A source rig's clip carried onto a target rig (retarget.c). */
+/* A source clip carried onto a target as `reach retarget` carries it (retarget.c). */
 PyObject *reach_py_retarget(PyObject *module, PyObject *args);
 #endif
 

@@ -138,7 +138,8 @@ static PyMethodDef methods[] = {
     {"fabrik_batch", reach_py_fabrik_batch, METH_VARARGS, "reach_fabrik_solve_batch on arrays"},
     {"status_string", reach_py_status_string, METH_VARARGS, "status_string(code: int) -> str"},
 #ifdef REACH_PY_RETARGET
-    {"retarget", reach_py_retarget, METH_VARARGS, "retarget(source_rig, target_rig, out, axes)"},
+    {"retarget", reach_py_retarget, METH_VARARGS,
+     "retarget(source_path, target_path, map_path) -> (names, rate, count, frames)"},
 #endif
     {NULL, NULL, 0, NULL}};
 
