@@ -96,6 +96,7 @@ demo: deps-build+cli+demo
 	$(call build,build/demo,-DREACH_BUILD_DEMO=ON -DREACH_BUILD_TESTS=OFF)
 	build/demo/demo/reach-demo out
 
-bench: deps-build+bench
+bench: deps-build+bench python
 	$(call build,build/bench,-DREACH_BUILD_BENCH=ON -DREACH_BUILD_TESTS=OFF -DREACH_BUILD_CLI=OFF)
 	build/bench/bench/reach-bench --json bench/results.json --svg bench/growth.svg
+	$(PYTHON) bench/python_package.py --json bench/results.json

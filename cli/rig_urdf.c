@@ -9,8 +9,10 @@
 #include "rig.h"
 #include "reach/urdf.h"
 
-/* The folder relative rig paths are read from: the request file's ("" for the working directory). */
-static char request_folder[4096];
+/* The folder relative rig paths are read from: the request file's ("" for the working directory).
+ * One per thread, so that programs solving requests from several threads at once (the Python
+ * package) each read their own request's files. */
+static _Thread_local char request_folder[4096];
 
 void cli_rig_set_folder(const char *request_path) {
     request_folder[0] = '\0';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a task needs, only those missing. Idempotent, non-interactive.
-# Usage: scripts/install-deps.sh GROUP...   (groups: build test cli demo web bench docs arm64)
+# Usage: scripts/install-deps.sh GROUP...   (groups: build test cli demo web bench docs arm64 python)
 set -euo pipefail
 
 declare -A GROUP=(
@@ -12,6 +12,7 @@ declare -A GROUP=(
   [bench]="liborocos-kdl-dev g++"
   [docs]="doxygen"
   [arm64]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+  [python]="python3 python3-dev python3-venv python3-pip python3-setuptools python3-numpy python3-pytest python3-distributed"
 )
 
 want=()

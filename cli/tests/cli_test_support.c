@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -16,6 +17,33 @@ char *json_quotes(const char *input) {
         if (input[i] == '\0') break;
     }
     return copy;
+}
+
+/* With REACH_CLI_RECORD naming a file, every run is appended to it as one JSON line: its
+ * arguments, working directory, input, exit status and output, which the Python package's
+ * tests replay through reach.solve and reach.fk to check they give what the tool gave. */
+static void record_run(int argc, char **argv, const char *input, const cli_run *run) {
+    const char *path = getenv("REACH_CLI_RECORD");
+    if (!path || !*path) return;
+    cJSON *line = cJSON_CreateObject();
+    cJSON *args = cJSON_AddArrayToObject(line, "args");
+    for (int i = 1; i < argc; i++)
+        cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+    char folder[4096];
+    cJSON_AddStringToObject(line, "cwd", getcwd(folder, sizeof folder) ? folder : ".");
+    char *text = input ? json_quotes(input) : NULL;
+    cJSON_AddStringToObject(line, "input", text ? text : "");
+    free(text);
+    cJSON_AddNumberToObject(line, "status", run->status);
+    cJSON_AddStringToObject(line, "out", run->out ? run->out : "");
+    char *printed = cJSON_PrintUnformatted(line);
+    FILE *file = fopen(path, "a");
+    assert_non_null(printed);
+    assert_non_null(file);
+    fprintf(file, "%s\n", printed);
+    fclose(file);
+    free(printed);
+    cJSON_Delete(line);
 }
 
 cli_run run_cli_args(const char *input, const char *const *args) {
@@ -44,6 +72,7 @@ cli_run run_cli_args(const char *input, const char *const *args) {
     fclose(in);
     fclose(out);
     fclose(err);
+    record_run(argc, argv, input, &run);
     run.json = cJSON_Parse(run.out);
     if (!run.json) {
         /* Several lines (--jsonl): parse the first. */

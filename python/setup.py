@@ -1,0 +1,58 @@
+"""Builds reach's Python package: the C extension reach._reach from the repository's own sources.
+
+The extension compiles the core library in double precision (src/), the formats library
+(formats/) and the command-line tool's request handling (cli/, all but main.c) straight from
+the checkout this folder sits in, and links Debian's cJSON and expat, so that `pip install .`
+needs no CMake build first. Build from a checkout: `pip install --no-build-isolation python/`.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def c_sources(folder, leave_out=()):
+    # setuptools takes sources only as paths relative to this folder.
+    return sorted(os.path.relpath(p, HERE) for p in (ROOT / folder).glob("*.c") if p.name not in leave_out)
+
+
+def pkg_config(flag, *packages):
+    """Compiler or linker flags from pkg-config, falling back to Debian's layout without it."""
+    try:
+        out = subprocess.run(["pkg-config", flag, *packages], check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {"--cflags": ["-I/usr/include/cjson"], "--libs": ["-lcjson", "-lexpat"]}[flag]
+    return out.split()
+
+
+include_dirs = [os.path.relpath(ROOT / d, HERE) for d in ("include", "src", "formats", "cli")]
+include_dirs += [f[2:] for f in pkg_config("--cflags", "libcjson", "expat") if f.startswith("-I")]
+libraries = [f[2:] for f in pkg_config("--libs", "libcjson", "expat") if f.startswith("-l")] + ["m"]
+
+# reach.retarget when the library has retargeting (include/reach/retarget.h).
+with_retarget = (ROOT / "include" / "reach" / "retarget.h").exists()
+
+extension = Extension(
+    "reach._reach",
+    sources=c_sources("python/src", leave_out=() if with_retarget else {"retarget.c"})
+    + c_sources("src")
+    + c_sources("formats")
+    + c_sources("cli", leave_out={"main.c"}),
+    include_dirs=include_dirs,
+    libraries=libraries,
+    # As CMake builds the library: double, errno never read, and the compiler's own C dialect
+    # (CMake passes no -std for C11 to a compiler whose default is newer; gcc's GNU dialect lets
+    # the AVX2 and AVX-512 kernels fuse multiply-adds). So the batch results are the C
+    # library's bit for bit (the tests check it).
+    define_macros=[("REACH_DOUBLE", None), ("REACH_BUILDING", None)]
+    + ([("REACH_PY_RETARGET", None)] if with_retarget else []),
+    extra_compile_args=["-fno-math-errno", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wconversion",
+                        "-Werror=implicit-function-declaration"],
+)
+
+setup(ext_modules=[extension])
