@@ -2,7 +2,7 @@
 
 The extension compiles the core library in double precision (src/), the formats library
 (formats/) and the command-line tool's request handling (cli/, all but main.c) straight from
-the checkout this folder sits in, and links Debian's cJSON and expat, so that `pip install .`
+the checkout this folder sits in, and links Debian's cJSON, expat and assimp (FBX), so that `pip install .`
 needs no CMake build first. Build from a checkout: `pip install --no-build-isolation python/`.
 """
 
@@ -26,22 +26,20 @@ def pkg_config(flag, *packages):
     try:
         out = subprocess.run(["pkg-config", flag, *packages], check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        return {"--cflags": ["-I/usr/include/cjson"], "--libs": ["-lcjson", "-lexpat"]}[flag]
+        return {"--cflags": ["-I/usr/include/cjson"], "--libs": ["-lcjson", "-lexpat", "-lassimp"]}[flag]
     return out.split()
 
 
 include_dirs = [os.path.relpath(ROOT / d, HERE) for d in ("include", "src", "formats", "cli")]
-include_dirs += [f[2:] for f in pkg_config("--cflags", "libcjson", "expat") if f.startswith("-I")]
-libraries = [f[2:] for f in pkg_config("--libs", "libcjson", "expat") if f.startswith("-l")] + ["m"]
-
-# reach.retarget when the library has retargeting (include/reach/retarget.h).
-with_retarget = (ROOT / "include" / "reach" / "retarget.h").exists()
+include_dirs += [f[2:] for f in pkg_config("--cflags", "libcjson", "expat", "assimp") if f.startswith("-I")]
+libraries = [f[2:] for f in pkg_config("--libs", "libcjson", "expat", "assimp") if f.startswith("-l")] + ["m"]
 
 extension = Extension(
     "reach._reach",
-    sources=c_sources("python/src", leave_out=() if with_retarget else {"retarget.c"})
+    sources=c_sources("python/src")
     + c_sources("src")
-    + c_sources("formats")
+    # FBX through assimp (install-deps.sh's python group brings libassimp-dev), as CMake builds it.
+    + c_sources("formats", leave_out={"fbx_unavailable.c"})
     + c_sources("cli", leave_out={"main.c"}),
     include_dirs=include_dirs,
     libraries=libraries,
@@ -49,8 +47,7 @@ extension = Extension(
     # (CMake passes no -std for C11 to a compiler whose default is newer; gcc's GNU dialect lets
     # the AVX2 and AVX-512 kernels fuse multiply-adds). So the batch results are the C
     # library's bit for bit (the tests check it).
-    define_macros=[("REACH_DOUBLE", None), ("REACH_BUILDING", None)]
-    + ([("REACH_PY_RETARGET", None)] if with_retarget else []),
+    define_macros=[("REACH_DOUBLE", None), ("REACH_BUILDING", None)],
     extra_compile_args=["-fno-math-errno", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wconversion",
                         "-Werror=implicit-function-declaration"],
 )

@@ -12,7 +12,7 @@ declare -A GROUP=(
   [bench]="liborocos-kdl-dev g++"
   [docs]="doxygen"
   [arm64]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
-  [python]="python3 python3-dev python3-venv python3-pip python3-setuptools python3-numpy python3-pytest python3-distributed"
+  [python]="python3 python3-dev python3-venv python3-pip python3-setuptools python3-numpy python3-pytest python3-distributed libcjson-dev libexpat1-dev libassimp-dev pkg-config"
 )
 
 want=()

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_test_support.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +38,15 @@ static void record_run(int argc, char **argv, const char *input, const cli_run *
     cJSON_AddNumberToObject(line, "status", run->status);
     cJSON_AddStringToObject(line, "out", run->out ? run->out : "");
     char *printed = cJSON_PrintUnformatted(line);
-    FILE *file = fopen(path, "a");
     assert_non_null(printed);
-    assert_non_null(file);
-    fprintf(file, "%s\n", printed);
-    fclose(file);
+    /* One write() with O_APPEND per line: ctest runs the CLI tests in parallel, and stdio would
+     * append a long line in 4 KB pieces that another process's line can land between. */
+    size_t length = strlen(printed);
+    printed[length] = '\n';
+    int file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    assert_true(file >= 0);
+    assert_true(write(file, printed, length + 1) == (ssize_t)(length + 1));
+    close(file);
     free(printed);
     cJSON_Delete(line);
 }

@@ -13,9 +13,8 @@ ran them.
 
 The tasks (TASKS): `fk` writes DIR/<clip>.npy, every frame's world transforms (frames, bones, 7:
 translation x, y, z, rotation x, y, z, w) as float64. `retarget` carries the clip onto the
-target character or robot T: it is where the library's retargeting (reach_retarget_*, the C API
-in include/reach/retarget.h) plugs in, through `retarget_clip` below, and reports, until this
-build of the library has it, that it has not."""
+target character or robot T (the library's retargeting, as `reach retarget` does it) and
+writes DIR/<clip>.npy, every frame's local transforms on the target (frames, bones, 7)."""
 
 import argparse
 import os

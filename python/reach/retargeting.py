@@ -23,8 +23,6 @@ def retarget(source, target, map=None):
     a `--map` file (docs/cli.md) naming roles and axes where the bone names do not. Returns a
     Clip of the target's local transforms, frame for frame at the source's rate: the poses
     `reach retarget SOURCE TARGET` prints."""
-    if not hasattr(_reach, "retarget"):
-        raise _reach.Error("retargeting is not in this build of the library (include/reach/retarget.h)")
     names, rate, count, frames = _reach.retarget(
         _path(source, "source"), _path(target, "target"), None if map is None else os.fspath(map))
     array = np.frombuffer(frames, dtype=np.float64).reshape(count, len(names), 7).copy()

@@ -43,9 +43,7 @@ PyObject *reach_py_status_string(PyObject *module, PyObject *args);
 extern PyTypeObject reach_py_rig_type;
 PyObject *reach_py_load(PyObject *module, PyObject *args);
 
-#ifdef REACH_PY_RETARGET
 /* A source clip carried onto a target as `reach retarget` carries it (retarget.c). */
 PyObject *reach_py_retarget(PyObject *module, PyObject *args);
-#endif
 
 #endif

@@ -137,10 +137,8 @@ static PyMethodDef methods[] = {
     {"two_bone_batch", reach_py_two_bone_batch, METH_VARARGS, "reach_two_bone_solve_batch on arrays"},
     {"fabrik_batch", reach_py_fabrik_batch, METH_VARARGS, "reach_fabrik_solve_batch on arrays"},
     {"status_string", reach_py_status_string, METH_VARARGS, "status_string(code: int) -> str"},
-#ifdef REACH_PY_RETARGET
     {"retarget", reach_py_retarget, METH_VARARGS,
      "retarget(source_path, target_path, map_path) -> (names, rate, count, frames)"},
-#endif
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

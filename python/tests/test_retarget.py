@@ -18,11 +18,7 @@ from reach import _reach
 SHARED_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 WALK = SHARED_DATA / "bvh" / "cmu_12_01_walk.bvh"
 
-pytestmark = [
-    pytest.mark.skipif(not hasattr(_reach, "retarget"),
-                       reason="this build of the library has no retargeting (include/reach/retarget.h)"),
-    pytest.mark.skipif(not WALK.exists(), reason="../shared/data is absent: the CMU walk is not here"),
-]
+pytestmark = pytest.mark.skipif(not WALK.exists(), reason="../shared/data is absent: the CMU walk is not here")
 
 
 @pytest.fixture(scope="module")
