@@ -14,6 +14,7 @@
 #include "json_write.h"
 #include "request.h"
 #include "reach/bvh.h"
+#include "reach/fbx.h"
 #include "reach/gltf.h"
 #include "rig_object.h"
 
@@ -87,6 +88,22 @@ static int load_gltf(rig_object *object, const char *path, cli_error *err) {
     return ok;
 }
 
+static int load_fbx(rig_object *object, const char *path, cli_error *err) {
+    reach_fbx_character character;
+    char message[CLI_MESSAGE_SIZE - 16];
+    if (reach_fbx_read_file(path, 0, &character, message, sizeof message) != REACH_OK)
+        return cli_fail(err, "rig: %s", message);
+    int ok = cli_rig_copy_read(&character.rig, &object->rig, err) &&
+             take_clips(object, character.clips, character.clip_names, character.clip_count, err);
+    if (ok || object->clips) {
+        character.clips = NULL;
+        character.clip_names = NULL;
+        character.clip_count = 0;
+    }
+    reach_fbx_free(&character);
+    return ok;
+}
+
 /* A JSON file: a rig object, or any object with a "rig" field (a request), as `--rig` reads it. */
 static int load_json(rig_object *object, const char *text, size_t length, const char *folder, cli_error *err) {
     cli_rig_set_folder(folder);
@@ -101,6 +118,7 @@ static int load_json(rig_object *object, const char *text, size_t length, const 
 static int load_path(rig_object *object, const char *path, cli_error *err) {
     if (ends_with(path, ".bvh")) return load_bvh(object, path, err);
     if (ends_with(path, ".gltf") || ends_with(path, ".glb")) return load_gltf(object, path, err);
+    if (cli_is_fbx_path(path)) return load_fbx(object, path, err);
     if (cli_is_rig_file_path(path)) return cli_rig_read_file(path, &object->rig, err);
     char *text = NULL;
     size_t length = 0;

@@ -82,6 +82,46 @@ def test_a_bvh_gives_its_rig_and_clip(bvh):
         assert np.array_equal(rig.fk(frame=frame).world, world[frame])
 
 
+# A hand-written ASCII FBX (read through assimp): a hip with a pre-rotation of a quarter turn
+# about z, baked into its transform, so the knee's (0, -45, 0) lies along +x.
+LEG_FBX = """; FBX 7.4.0 project file
+FBXHeaderExtension:  {
+ FBXVersion: 7400
+}
+Objects:  {
+ Model: 1001, "Model::hips", "LimbNode" {
+  Properties70:  {
+   P: "Lcl Translation", "Lcl Translation", "", "A",1,90,2
+   P: "PreRotation", "Vector3D", "Vector", "",0,0,90
+   P: "RotationActive", "bool", "", "",1
+  }
+ }
+ Model: 1002, "Model::knee", "LimbNode" {
+  Properties70:  {
+   P: "Lcl Translation", "Lcl Translation", "", "A",0,-45,0
+  }
+ }
+}
+Connections:  {
+ C: "OO",1001,0
+ C: "OO",1002,1001
+}
+"""
+
+
+def test_an_fbx_rig_fk_equals_the_cli(tmp_path):
+    path = tmp_path / "leg.fbx"
+    path.write_text(LEG_FBX)
+    rig = reach.load(path)
+    assert rig.bone_names == ("hips", "knee")
+    cli = reach.fk({"rig": {"fbx": str(path)}})
+    assert rig.fk().world.tolist() == [b["world_position"] + b["world_rotation"] for b in cli["bones"]]
+    assert np.allclose(rig.fk().world[1, :3], [46, 90, 2], atol=1e-9)
+    (tmp_path / "broken.fbx").write_text("not FBX")
+    with pytest.raises(reach.Error, match="not an FBX file"):
+        reach.load(tmp_path / "broken.fbx")
+
+
 def test_rig_solve_equals_the_cli_request(root):
     path = root / "cli" / "examples" / "ur5.urdf"
     rig = reach.load(path)
