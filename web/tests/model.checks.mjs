@@ -84,12 +84,12 @@ function bvhBones(file) {
 const flat = (transforms) => transforms.flatMap((t) => [...t.position, ...t.quaternion]);
 
 export async function modelChecks() {
-  await check('model: the shipped figure and clip are what web/tools/make-assets.mjs writes', () => {
+  await check('model: the shipped figure, clip and humanoid robot are what web/tools/make-assets.mjs writes', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'reach-assets-'));
     try {
       const run = spawnSync(process.execPath, [path.join(REPO, 'web', 'tools', 'make-assets.mjs'), folder], { encoding: 'utf8' });
       expect(run.status === 0, `make-assets failed: ${run.stderr}`);
-      for (const file of ['figure.gltf', 'wave.bvh']) {
+      for (const file of ['figure.gltf', 'wave.bvh', 'humanoid.urdf']) {
         const shipped = fs.readFileSync(path.join(REPO, 'web', 'public', 'assets', file));
         expect(shipped.equals(fs.readFileSync(path.join(folder, file))), `${file} differs from what the script writes`);
       }

@@ -1,7 +1,8 @@
 // The models page (models.html) in Chromium: each file it ships goes in through the real file
 // input (and one by drag and drop), the handles are dragged with the mouse, and the results are
 // read from window.reachState and from the picture's pixels: the robot's tool and a puppet's
-// hand land on their handles where the scene draws them, the readouts change, a clip plays,
+// hand land on their handles where the scene draws them, the readouts change, a clip plays, a
+// kept clip plays retargeted on a humanoid robot and on a character of other names,
 // broken files are refused with a message while the model shown stays, and nothing is logged.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -79,6 +80,7 @@ export async function modelsChecks() {
     await check('each shipped file loads through the file input', async () => {
       const expected = {
         'panda.urdf': { kind: 'robot', bones: 13, mode: 'effector', humanoid: false, skinned: false },
+        'humanoid.urdf': { kind: 'robot', bones: 30, mode: 'puppet', humanoid: true, skinned: false },
         'figure.gltf': { kind: 'character', bones: 26, mode: 'puppet', humanoid: true, skinned: true },
       };
       for (const [file, want] of Object.entries(expected)) {
@@ -218,6 +220,78 @@ export async function modelsChecks() {
       const s = await openThroughInput(page, file);
       expect(s.message === '' && s.humanoid && s.bones === 38 && s.clip, `${s.message} ${s.bones} ${s.humanoid}`);
       expectNear(s.clip.duration, 523 / 120, 0.01, 'the walk\'s length');
+    });
+
+    await check('a kept clip plays retargeted, frame by frame, on a humanoid robot and on a character of other names', async () => {
+      await openThroughInput(page, path.join(ASSETS, 'figure.gltf'));
+      let s = await openThroughInput(page, path.join(ASSETS, 'wave.bvh'), 'figure.gltf');
+      expect(await page.locator('#retarget-section').isHidden(), 'the retarget panel showed with no clip kept');
+      await page.click('#clip-keep');
+      s = await state(page);
+      expect(s.retarget?.source === 'figure.gltf' && s.message === '', `kept: ${JSON.stringify(s.retarget)} '${s.message}'`);
+      // Plays for a second on the model shown and returns the state; the picture must move with it.
+      const playRetargeted = async (name) => {
+        const before = (await state(page)).world;
+        await page.click('#retarget-play');
+        // Counted in frames, not in time: a busy machine draws fewer of them.
+        const framesPast = (count) => page.waitForFunction((n) => window.reachState.retarget.frames > n, count,
+          { timeout: 30000 });
+        await framesPast(5);
+        const first = await picture(page);
+        await framesPast((await state(page)).retarget.frames + 3);
+        const playing = await state(page);
+        expect(playing.retarget.playing && playing.retarget.frames > 10 && playing.status === 0,
+          `${name}: ${JSON.stringify(playing.retarget)}, ${playing.statusText}`);
+        const moved = Math.max(...playing.world.map((t, b) => norm(sub(t.position, before[b].position))));
+        expect(moved > 0.05, `${name}: no bone moved more than ${moved}`);
+        expect(changed(first, await picture(page)) > 0.002, `${name}: the picture stood still while the clip played`);
+        return playing;
+      };
+      s = await openThroughInput(page, path.join(ASSETS, 'humanoid.urdf'));
+      expect(s.kind === 'robot' && s.humanoid && !(await page.locator('#retarget-section').isHidden()),
+        `humanoid.urdf: ${s.kind}, humanoid ${s.humanoid}`);
+      s = await playRetargeted('the robot');
+      await page.screenshot({ path: path.join(OUT, 'models-retarget-robot.png') });
+      await page.click('#retarget-play');
+      expect(!(await state(page)).retarget.playing, 'the retargeting did not stop');
+      // The wave's skeleton as a game rig names it, with longer legs and shorter forearms.
+      const names = { Hips: 'pelvis', Spine: 'spine_01', Chest: 'spine_02', Neck: 'neck_01', LeftArm: 'upperarm_l',
+        LeftForeArm: 'lowerarm_l', LeftHand: 'hand_l', RightArm: 'upperarm_r', RightForeArm: 'lowerarm_r',
+        RightHand: 'hand_r', LeftUpLeg: 'thigh_l', LeftLeg: 'calf_l', LeftFoot: 'foot_l', RightUpLeg: 'thigh_r',
+        RightLeg: 'calf_r', RightFoot: 'foot_r', LeftShoulder: 'clavicle_l', RightShoulder: 'clavicle_r',
+        LeftToeBase: 'ball_l', RightToeBase: 'ball_r' };
+      const scales = { calf_l: 1.3, foot_l: 1.3, calf_r: 1.3, foot_r: 1.3, hand_l: 0.8, hand_r: 0.8 };
+      let joint = '';
+      const rig = fs.readFileSync(path.join(ASSETS, 'wave.bvh'), 'utf8').split('\n').map((line) => {
+        const named = /^(\s*)(ROOT|JOINT) (\w+)$/.exec(line);
+        if (named) {
+          joint = names[named[3]] ?? named[3];
+          return `${named[1]}${named[2]} ${joint}`;
+        }
+        const offset = /^(\s*)OFFSET (.*)$/.exec(line);
+        if (offset && scales[joint] && !/End Site/.test(line)) {
+          const values = offset[2].trim().split(/\s+/).map((v) => (Number(v) * scales[joint]).toFixed(4));
+          joint = '';
+          return `${offset[1]}OFFSET ${values.join(' ')}`;
+        }
+        if (offset) joint = '';
+        return line;
+      }).join('\n');
+      s = await openThroughInput(page, { name: 'game-rig.bvh', mimeType: 'text/plain', buffer: Buffer.from(rig) },
+        'game-rig.bvh');
+      expect(s.file === 'game-rig.bvh' && s.humanoid && s.boneNames.includes('thigh_l'), `game-rig.bvh: ${s.file} '${s.message}'`);
+      s = await playRetargeted('the game rig');
+      expect(/retargeting/.test(s.readout[0][1]), `the readout says ${s.readout[0][1]}`);
+      await page.screenshot({ path: path.join(OUT, 'models-retarget.png') });
+      await page.click('#retarget-play');
+      // An arm is no humanoid: the message names the role that cannot be mapped.
+      s = await openThroughInput(page, path.join(ASSETS, 'panda.urdf'));
+      await page.click('#retarget-play');
+      await page.waitForFunction(() => window.reachState.message !== '', null, { timeout: 10000 });
+      s = await state(page);
+      expect(/^Could not retarget figure\.gltf onto panda\.urdf: the role '[a-z_]+' cannot be mapped/.test(s.message) &&
+        !s.retarget.playing, `onto the Panda: '${s.message}'`);
+      expect(await page.locator('#model-message').isVisible(), 'the message is not shown');
     });
 
     await check('a file dropped on the view loads as one chosen', async () => {

@@ -16,6 +16,7 @@ import { layoutChecks } from './layout.checks.mjs';
 import { handlesChecks } from './handles.checks.mjs';
 import { announceChecks } from './announce.checks.mjs';
 import { modelsChecks } from './models.checks.mjs';
+import { retargetChecks } from './retarget.checks.mjs';
 
 if (!fs.existsSync(WASM)) {
   console.error('build/web/reach.wasm is missing: run `make web-test` (or `make wasm` first)');
@@ -23,6 +24,7 @@ if (!fs.existsSync(WASM)) {
 }
 await moduleChecks();
 await modelChecks();
+await retargetChecks();
 await jacobianChecks();
 await robotChecks();
 await walker3dChecks();

@@ -1,7 +1,9 @@
 // Writes the character files the models page ships (web/public/assets/): figure.gltf, a
 // humanoid of 27 bones in the T pose (y up, facing +z, its left on +x, metres) skinned with a
-// box per bone, and wave.bvh, a 2-second clip of the same skeleton waving its right hand. Both
-// are the project's own, made here from the bone table below; run this again after changing it.
+// box per bone, wave.bvh, a 2-second clip of the same skeleton waving its right hand, and
+// humanoid.urdf, a small humanoid robot (z up, x forward, hinges only) of other names and
+// proportions for a clip to be retargeted onto. All are the project's own, made here from the
+// tables below; run this again after changing them.
 //
 //   node web/tools/make-assets.mjs [FOLDER]     (web/public/assets by default)
 import fs from 'node:fs';
@@ -203,7 +205,55 @@ function bvh() {
   return `${lines.join('\n')}\n`;
 }
 
+// The robot: link, parent, joint origin from the parent's (z up, x forward, y left), hinge axis
+// and limits (rad; null: a fixed joint). Links with a role's name carry that role; the links
+// between (the hip's and shoulder's other axes) have names no role takes.
+const ROBOT_SIDE = (side, y) => [
+  [`${side}_upper_leg`, 'hips', [0, 0.09 * y, -0.06], [1, 0, 0], [-0.6, 0.6]],
+  [`${side}_hip_2`, `${side}_upper_leg`, [0, 0, 0], [0, 1, 0], [-1.8, 1.2]],
+  [`${side}_hip_3`, `${side}_hip_2`, [0, 0, -0.1], [0, 0, 1], [-0.8, 0.8]],
+  [`${side}_lower_leg`, `${side}_hip_3`, [0, 0, -0.25], [0, 1, 0], [0, 2.4]],
+  [`${side}_foot`, `${side}_lower_leg`, [0, 0, -0.33], [0, 1, 0], [-0.9, 0.9]],
+  [`${side}_toes`, `${side}_foot`, [0.1, 0, -0.05], null],
+  [`${side}_shoulder`, 'chest', [0, 0.16 * y, 0.22], [0, 1, 0], [-3, 3]],
+  [`${side}_upper_arm`, `${side}_shoulder`, [0, 0.05 * y, 0], [1, 0, 0], y > 0 ? [-0.3, 3] : [-3, 0.3]],
+  [`${side}_arm_2`, `${side}_upper_arm`, [0, 0, -0.1], [0, 0, 1], [-2, 2]],
+  [`${side}_lower_arm`, `${side}_arm_2`, [0, 0, -0.12], [0, 1, 0], [-2.4, 0]],
+  [`${side}_hand`, `${side}_lower_arm`, [0, 0, -0.2], [1, 0, 0], [-1, 1]],
+  [`${side}_fingers`, `${side}_hand`, [0, 0, -0.07], null],
+];
+const ROBOT = [
+  ['hips', null],
+  ['spine', 'hips', [0, 0, 0.1], [0, 0, 1], [-1, 1]],
+  ['chest', 'spine', [0, 0, 0.18], [0, 1, 0], [-0.5, 1]],
+  ['neck', 'chest', [0, 0, 0.3], [0, 0, 1], [-1.5, 1.5]],
+  ['head', 'neck', [0, 0, 0.05], [0, 1, 0], [-0.7, 0.7]],
+  ['head_top', 'head', [0, 0, 0.18], null],
+  ...ROBOT_SIDE('left', 1),
+  ...ROBOT_SIDE('right', -1),
+];
+
+function urdf() {
+  const lines = ['<?xml version="1.0"?>', '<robot name="reach_humanoid">'];
+  for (const [name, parent, offset, axis, limits] of ROBOT) {
+    const size = parent === null ? '0.2 0.28 0.12' : '0.05 0.05 0.05';
+    lines.push(`  <link name="${name}"><visual><geometry><box size="${size}"/></geometry></visual></link>`);
+    if (parent === null) continue;
+    lines.push(`  <joint name="${name}_joint" type="${axis ? 'revolute' : 'fixed'}">`,
+      `    <parent link="${parent}"/>`, `    <child link="${name}"/>`,
+      `    <origin xyz="${offset.join(' ')}" rpy="0 0 0"/>`);
+    if (axis) {
+      lines.push(`    <axis xyz="${axis.join(' ')}"/>`,
+        `    <limit lower="${limits[0]}" upper="${limits[1]}" effort="10" velocity="3"/>`);
+    }
+    lines.push('  </joint>');
+  }
+  lines.push('</robot>');
+  return `${lines.join('\n')}\n`;
+}
+
 fs.mkdirSync(OUT, { recursive: true });
 fs.writeFileSync(path.join(OUT, 'figure.gltf'), `${JSON.stringify(gltf())}\n`);
 fs.writeFileSync(path.join(OUT, 'wave.bvh'), bvh());
-console.log(`wrote ${path.join(OUT, 'figure.gltf')} and wave.bvh`);
+fs.writeFileSync(path.join(OUT, 'humanoid.urdf'), urdf());
+console.log(`wrote ${path.join(OUT, 'figure.gltf')}, wave.bvh and humanoid.urdf`);

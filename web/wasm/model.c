@@ -20,6 +20,7 @@ typedef struct model_bones {
     int parents[REACH_WASM_MODEL_MAX_BONES];
     reach_transform rest[REACH_WASM_MODEL_MAX_BONES];
     reach_joint joints[REACH_WASM_MODEL_MAX_BONES];
+    reach_joint given_joints[REACH_WASM_MODEL_MAX_BONES]; /* before natural limits */
     char names[REACH_WASM_MODEL_MAX_BONES][REACH_WASM_MODEL_NAME_SIZE];
 } model_bones;
 
@@ -29,6 +30,8 @@ static reach_transform world[REACH_WASM_MODEL_MAX_BONES];
 static reach_real values[REACH_WASM_MODEL_MAX_BONES];
 static reach_humanoid humanoid;
 static int is_humanoid;
+static int missing_role = -1;
+static unsigned generation;
 static reach_full_body_targets body_targets;
 static reach_real angle_residual;
 static int bad_bone = -1;
@@ -139,7 +142,9 @@ int reach_wasm_model_finish(int natural_limits) {
     for (int i = 0; i < staged.count; i++)
         names[i] = staged.names[i][0] ? staged.names[i] : NULL;
     reach_humanoid found;
-    int found_humanoid = reach_humanoid_find(&skeleton, names, &found, NULL) == REACH_OK;
+    int missing = -1;
+    int found_humanoid = reach_humanoid_find(&skeleton, names, &found, &missing) == REACH_OK;
+    memcpy(staged.given_joints, staged.joints, sizeof(reach_joint) * (size_t)staged.count);
     if (found_humanoid && natural_limits) {
         status = reach_humanoid_natural_joints(&skeleton, &found, staged.joints);
         if (status != REACH_OK) return (int)status;
@@ -147,6 +152,8 @@ int reach_wasm_model_finish(int natural_limits) {
     model = staged;
     humanoid = found;
     is_humanoid = found_humanoid;
+    missing_role = found_humanoid ? -1 : missing;
+    generation++;
     body_targets = reach_full_body_no_targets();
     return reach_wasm_model_rest();
 }
@@ -207,6 +214,21 @@ int reach_wasm_model_humanoid_bone(int role) {
     return is_humanoid && role >= 0 && role < REACH_ROLE_COUNT ? humanoid.bones[role] : -1;
 }
 reach_real reach_wasm_model_angle_residual(void) { return angle_residual; }
+int reach_wasm_model_missing_role(void) { return missing_role; }
+const char *reach_wasm_role_name(int role) {
+    const char *name = reach_humanoid_role_name((reach_humanoid_role)role);
+    return name ? name : "";
+}
+
+int reach_wasm_model_shown(reach_skeleton *as_given, reach_humanoid *roles) {
+    reach_skeleton given = {model.count, model.parents, model.rest, model.given_joints};
+    *as_given = given;
+    *roles = humanoid;
+    return model.count > 0 && is_humanoid;
+}
+unsigned reach_wasm_model_generation(void) { return generation; }
+reach_transform *reach_wasm_model_pose(void) { return local; }
+void reach_wasm_model_posed(void) { refresh(); }
 
 int reach_wasm_model_solve(int effector, reach_real tx, reach_real ty, reach_real tz, int use_orientation,
                            reach_real qx, reach_real qy, reach_real qz, reach_real qw, int solver, int max_iterations) {

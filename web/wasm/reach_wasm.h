@@ -218,6 +218,38 @@ int REACH_WASM_EXPORT(reach_wasm_model_solve)(int effector, reach_real tx, reach
 int REACH_WASM_EXPORT(reach_wasm_model_body_target)(int part, int use, reach_real x, reach_real y, reach_real z);
 int REACH_WASM_EXPORT(reach_wasm_model_body_look_at)(int use, reach_real x, reach_real y, reach_real z);
 int REACH_WASM_EXPORT(reach_wasm_model_body_solve)(int max_iterations);
+/* The first required humanoid role (reach_humanoid_role) the model shown lacks; -1 on a humanoid. */
+int REACH_WASM_EXPORT(reach_wasm_model_missing_role)(void);
+/* A role's snake-case name ("left_upper_arm"); "" for one out of range. */
+const char *REACH_WASM_EXPORT(reach_wasm_role_name)(int role);
+
+/* ---- retargeting a kept clip onto the model shown (retarget.h) -------------------------- */
+
+/* keep_source: the humanoid model shown becomes the source (its skeleton, joints as the file
+ * gave them, and roles are copied); REACH_ERROR_BAD_CHAIN when it is no humanoid. source_bone:
+ * one bone of the source's pose for the next frame (translation, then rotation x, y, z, w);
+ * the pose starts at the source's rest. start: a retargeting from the source onto the model shown
+ * (robot: its axes are URDF's, +z up, +x forward); on failure bad_role and bad_side (0 source,
+ * 1 target) say which role could not be mapped. frame: one frame dt seconds after the last,
+ * posing the model shown; an error (the model changed since start, bad numbers) changes nothing. */
+int REACH_WASM_EXPORT(reach_wasm_retarget_keep_source)(void);
+int REACH_WASM_EXPORT(reach_wasm_retarget_source_bone_count)(void);
+int REACH_WASM_EXPORT(reach_wasm_retarget_source_bone)(int bone, reach_real tx, reach_real ty, reach_real tz,
+                                                       reach_real qx, reach_real qy, reach_real qz, reach_real qw);
+int REACH_WASM_EXPORT(reach_wasm_retarget_start)(int robot);
+int REACH_WASM_EXPORT(reach_wasm_retarget_bad_role)(void);
+int REACH_WASM_EXPORT(reach_wasm_retarget_bad_side)(void);
+int REACH_WASM_EXPORT(reach_wasm_retarget_frame)(reach_real dt);
+int REACH_WASM_EXPORT(reach_wasm_retarget_planted)(int side); /* 0 left, 1 right: last frame's */
+reach_real REACH_WASM_EXPORT(reach_wasm_retarget_leg_scale)(void);
+
+/* Between model.c and retarget.c: the model shown with its joints as the file gave them (before
+ * natural limits), its roles (0 when it is no humanoid), and a count that changes with each
+ * model; its local pose to write, and the refresh of the world pose and values after writing. */
+int reach_wasm_model_shown(reach_skeleton *as_given, reach_humanoid *roles);
+unsigned reach_wasm_model_generation(void);
+reach_transform *reach_wasm_model_pose(void);
+void reach_wasm_model_posed(void);
 
 /* ---- shared by the solver files --------------------------------------------------------- */
 

@@ -2,8 +2,9 @@
 // handed to the WebAssembly module, and handles (TransformControls) that move its targets. A
 // robot's tool (or any bone's joint) follows its handle under the solver of the user's choice,
 // in position or in position and orientation; a humanoid is a full-body puppet (head, hands and
-// feet) whose head looks at the pointer; a file's clip plays on it. Every pose comes from the
-// module; this page reads files, draws, and moves numbers across.
+// feet) whose head looks at the pointer; a file's clip plays on it, or, kept as the source, on
+// another humanoid retargeted live (retarget.js). Every pose comes from the module; this page
+// reads files, draws, and moves numbers across.
 import * as THREE from 'three';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { loadReach } from '../reach.js';
@@ -12,6 +13,7 @@ import { Figure } from './figure.js';
 import { EXTENSIONS, extensionOf, loadModelFile } from './load.js';
 import { MESH_EXTENSIONS } from './meshes.js';
 import { EFFECTOR_SOLVERS, MODEL_EXPORTS, ModelModule, PART_ROLES } from './model_wasm.js';
+import { RetargetSource } from './retarget.js';
 
 const $ = (id) => document.getElementById(id);
 const DEGREES = 180 / Math.PI;
@@ -36,6 +38,8 @@ const app = {
   outcome: null,
   mixer: null,
   playing: false,
+  source: null, // a RetargetSource once a clip is kept
+  retargeting: false,
   message: '',
 };
 
@@ -257,6 +261,7 @@ function show(model) {
   makeHandles(size);
   showPanel();
   if (model.clips.length) useClip(model.clips[0], '');
+  showRetarget();
   showReadout();
 }
 
@@ -308,9 +313,64 @@ function playClip() {
 function stopClip() {
   if (!app.playing) return;
   app.playing = false;
-  app.action.paused = true;
+  app.retargeting = false;
+  if (app.action) app.action.paused = true;
   $('clip-play').textContent = 'play';
+  $('retarget-play').textContent = 'play retargeted';
   if (app.selected) select(app.selected);
+}
+
+// ---- retargeting -----------------------------------------------------------------------------
+
+function keepSource() {
+  const refused = app.module.keepSource();
+  if (refused) {
+    showMessage(`Could not keep ${app.model.fileName} as the source: ${refused}`);
+    return;
+  }
+  stopClip();
+  app.source = new RetargetSource(app.model, app.clip);
+  showMessage('');
+  showRetarget();
+}
+
+function showRetarget() {
+  const { source, model } = app;
+  $('retarget-section').hidden = !source;
+  if (!source) return;
+  $('retarget-summary').textContent = `Source: ${source.clip.name || 'the clip'} of ${source.fileName}` +
+    ` (${source.clip.duration.toFixed(2)} s), onto ${model.fileName}.`;
+}
+
+// The kept clip from its start, each frame carried onto the model shown.
+function playRetargeted() {
+  const { model, module, source } = app;
+  const refused = module.startRetarget({ robot: model.kind === 'robot' });
+  if (refused) {
+    showMessage(`Could not retarget ${source.fileName} onto ${model.fileName}: ${refused}`);
+    return;
+  }
+  stopClip();
+  showMessage('');
+  app.playing = true;
+  app.retargeting = true;
+  app.transform.detach();
+  source.restart();
+  $('retarget-play').textContent = 'stop';
+  app.view.animate((seconds) => {
+    if (!app.retargeting) return false;
+    app.retargetTime = source.send(module, seconds);
+    app.outcome = module.retargetFrame(seconds);
+    if (app.outcome.status) {
+      showMessage(`Retargeting stopped: ${app.outcome.statusText}`);
+      stopClip();
+      return false;
+    }
+    applyPose();
+    placeHandles();
+    showReadout();
+    return true;
+  });
 }
 
 // ---- the panel -------------------------------------------------------------------------------
@@ -350,7 +410,7 @@ function namedValues() {
 function showReadout() {
   const { outcome, model } = app;
   const rows = [
-    ['solver', app.playing ? 'the clip' : app.mode === 'puppet' ? 'full body'
+    ['solver', app.retargeting ? 'retargeting (full body)' : app.playing ? 'the clip' : app.mode === 'puppet' ? 'full body'
       : EFFECTOR_SOLVERS.find((s) => s.id === app.solver).name],
     ['iterations', String(outcome.iterations)],
     ['residual', outcome.residual.toPrecision(3)],
@@ -473,6 +533,8 @@ function wireInput() {
   });
   $('model-look').addEventListener('change', solve);
   $('clip-play').addEventListener('click', () => (app.playing ? stopClip() : playClip()));
+  $('clip-keep').addEventListener('click', keepSource);
+  $('retarget-play').addEventListener('click', () => (app.retargeting ? stopClip() : playRetargeted()));
   $('model-start').addEventListener('click', () => {
     stopClip();
     app.outcome = startPose();
@@ -530,6 +592,8 @@ function snapshot() {
     ...outcome,
     clip: app.mixer ? { name: app.clip.name, duration: app.clip.duration, playing: app.playing, time: app.action.time,
       source: app.clipSource } : null,
+    retarget: app.source ? { source: app.source.fileName, clip: app.source.clip.name, playing: app.retargeting,
+      frames: app.source.frames, time: app.retargetTime ?? 0, planted: outcome.planted ?? null } : null,
     message: app.message,
     renders: view.renders,
   };

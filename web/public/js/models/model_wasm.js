@@ -7,7 +7,10 @@ export const MODEL_EXPORTS = ['reach_wasm_model_begin', 'reach_wasm_model_bone',
   'reach_wasm_model_local', 'reach_wasm_model_world', 'reach_wasm_model_value_count', 'reach_wasm_model_values',
   'reach_wasm_model_is_humanoid', 'reach_wasm_model_humanoid_bone', 'reach_wasm_model_angle_residual',
   'reach_wasm_model_solve', 'reach_wasm_model_body_target', 'reach_wasm_model_body_look_at',
-  'reach_wasm_model_body_solve'];
+  'reach_wasm_model_body_solve', 'reach_wasm_model_missing_role', 'reach_wasm_role_name',
+  'reach_wasm_retarget_keep_source', 'reach_wasm_retarget_source_bone_count', 'reach_wasm_retarget_source_bone',
+  'reach_wasm_retarget_start', 'reach_wasm_retarget_bad_role', 'reach_wasm_retarget_bad_side',
+  'reach_wasm_retarget_frame', 'reach_wasm_retarget_planted', 'reach_wasm_retarget_leg_scale'];
 
 // reach_joint_type's values.
 const JOINT_TYPES = { ball: 0, hinge: 1, cone: 2, prismatic: 3, fixed: 4 };
@@ -122,6 +125,52 @@ export class ModelModule {
     }
     const status = e.reach_wasm_model_body_look_at(lookAt ? 1 : 0, ...(lookAt ?? [0, 0, 0]));
     return this.report(status || e.reach_wasm_model_body_solve(maxIterations));
+  }
+
+  roleName(role) {
+    return this.reach.string(this.e.reach_wasm_role_name(role));
+  }
+
+  // The first humanoid role the model shown lacks, by name; '' on a humanoid.
+  get missingRole() {
+    const role = this.e.reach_wasm_model_missing_role();
+    return role >= 0 ? this.roleName(role) : '';
+  }
+
+  // ---- retargeting: a kept clip's skeleton drives the model shown -----------------------------
+
+  // The humanoid shown becomes the source. Returns '' or why it cannot.
+  keepSource() {
+    if (!this.e.reach_wasm_retarget_keep_source()) return '';
+    const missing = this.missingRole;
+    return `it is no humanoid (no bone found for the role '${missing || '?'}')`;
+  }
+
+  setSourceBone(bone, position, quaternion) {
+    return this.e.reach_wasm_retarget_source_bone(bone, ...position, ...quaternion);
+  }
+
+  // A retargeting from the source onto the model shown. Returns '' or why it cannot, naming the role.
+  startRetarget({ robot }) {
+    const { e, reach } = this;
+    const status = e.reach_wasm_retarget_start(robot ? 1 : 0);
+    if (!status) return '';
+    const role = e.reach_wasm_retarget_bad_role();
+    const side = ['the clip\'s skeleton', 'the model shown'][e.reach_wasm_retarget_bad_side()];
+    if (role < 0 || !side) return reach.statusText(status);
+    return `the role '${this.roleName(role)}' cannot be mapped on ${side} (no bone found for it, or not in order ` +
+      'with the other roles)';
+  }
+
+  // One frame dt seconds after the last: the source's pose, set bone by bone, onto the model shown.
+  retargetFrame(dt) {
+    const report = this.report(this.e.reach_wasm_retarget_frame(dt));
+    report.planted = [this.e.reach_wasm_retarget_planted(0) !== 0, this.e.reach_wasm_retarget_planted(1) !== 0];
+    return report;
+  }
+
+  get legScale() {
+    return this.e.reach_wasm_retarget_leg_scale();
   }
 
   report(status) {
