@@ -244,10 +244,14 @@ static void test_refused(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bvh_rig), cmocka_unit_test(test_gltf_rig_relative_to_the_request),
-        cmocka_unit_test(test_fbx_rig), cmocka_unit_test(test_rig_option_and_info),
-        cmocka_unit_test(test_frame),   cmocka_unit_test(test_convert),
-        cmocka_unit_test(test_convert_from_fbx), cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_bvh_rig),
+        cmocka_unit_test(test_gltf_rig_relative_to_the_request),
+        cmocka_unit_test(test_fbx_rig),
+        cmocka_unit_test(test_rig_option_and_info),
+        cmocka_unit_test(test_frame),
+        cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_convert_from_fbx),
+        cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
