@@ -53,6 +53,7 @@ extern const demo_scene demo_scene_robot_arm;
 extern const demo_scene demo_scene_robot_urdf;
 extern const demo_scene demo_scene_spider_2d;
 extern const demo_scene demo_scene_hexapod_3d;
+extern const demo_scene demo_scene_retarget;
 
 /* The table, in the order the index shows them; at most DEMO_MAX_SCENES. */
 #define DEMO_MAX_SCENES 64

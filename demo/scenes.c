@@ -16,6 +16,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_scene_robot_urdf,      /* the same robot read from a URDF */
     &demo_scene_spider_2d,       /* the walker in 2-D */
     &demo_scene_hexapod_3d,      /* the walker in 3-D on terrain */
+    &demo_scene_retarget,        /* one walk on a character and a robot */
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);
 
