@@ -9,7 +9,6 @@
  * planted stands still on its grid. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "humanoid25.h"
@@ -31,14 +30,15 @@
 #define LANE_BEHIND  1.4
 #define LANE_AHEAD   1.4
 
-/* A body built from the humanoid25 table, each part's lengths scaled. */
+/* A body built from the humanoid25 table, each part's lengths scaled: the skeleton and its roles
+ * over the arrays after them. */
 typedef struct built_body {
+    reach_skeleton skeleton;
+    reach_humanoid roles;
     int parents[HUMANOID25_BONES];
     reach_transform rest[HUMANOID25_BONES];
     reach_joint joints[HUMANOID25_BONES];
     const char *names[HUMANOID25_BONES];
-    reach_skeleton skeleton;
-    reach_humanoid roles;
 } built_body;
 
 /* What is drawn of one figure: its skeleton, its pose, how its world maps onto its lane. */
@@ -267,16 +267,6 @@ static void draw_lane(demo_canvas *canvas, const demo_camera *camera, const figu
     cairo_stroke(canvas->cr);
 }
 
-typedef struct bone_order {
-    int bone;
-    double distance;
-} bone_order;
-
-static int farther_first(const void *a, const void *b) {
-    double da = ((const bone_order *)a)->distance, db = ((const bone_order *)b)->distance;
-    return (da < db) - (da > db);
-}
-
 /* The bone whose parent is `bone`, or -1: where a head ends. */
 static int first_child(const reach_skeleton *s, int bone) {
     for (int b = 0; b < s->bone_count; b++)
@@ -327,20 +317,20 @@ static void draw_figure(demo_canvas *canvas, const demo_camera *camera, const fi
     }
     demo_draw_shadow(canvas, camera, vec3((double)world[0].x, 0, (double)world[0].z), 0.45);
     draw_feet(canvas, camera, f, world);
-    bone_order order[MAX_BONES];
+    demo_depth_item order[MAX_BONES];
     int count = 0;
     for (int b = 1; b < s->bone_count; b++) {
         int p = s->parents[b];
         if (!seen[b] || !seen[p] || reach_vec3_distance(world[b], world[p]) < (reach_real)1e-3) continue;
-        order[count].bone = b;
+        order[count].index = b;
         order[count++].distance =
             demo_camera_distance(camera, reach_vec3_scale(reach_vec3_add(world[b], world[p]), (reach_real)0.5));
     }
-    qsort(order, (size_t)count, sizeof order[0], farther_first);
+    demo_sort_far_first(order, count);
     double scale = demo_camera_scale_at(camera, world[0]);
     double width = (f->z_up ? 0.075 : 0.055) * scale;
     for (int i = 0; i < count; i++) {
-        int b = order[i].bone;
+        int b = order[i].index;
         demo_draw_bone(canvas, pixel[s->parents[b]], pixel[b], width, f->colour);
     }
     for (int b = 0; b < s->bone_count; b++)
