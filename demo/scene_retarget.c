@@ -181,7 +181,7 @@ static reach_status configure(void) {
     if (reach_retarget_target_skeleton(onto_robot)->bone_count > MAX_BONES) return REACH_ERROR_BUFFER_TOO_SMALL;
     set_figure(&figures[0], &source.skeleton, &source.roles, NULL, DEMO_BONE, "source", "25 bones, T-pose, 1.80 m");
     set_figure(&figures[1], reach_retarget_target_skeleton(onto_character), &character.roles, onto_character, DEMO_POLE,
-               "character", "legs x0.78, arms x1.15, A-pose");
+               "character", "legs ×0.78, arms ×1.15, A-pose");
     set_figure(&figures[2], reach_retarget_target_skeleton(onto_robot), &robot_role_bones, onto_robot, DEMO_ROOT,
                "robot (URDF)", "29 hinges with limits, z up");
     configured = 1;
