@@ -125,14 +125,15 @@ static void walk_pose(double t, reach_transform *pose) {
     pose[swing_leg].rotation = turn(1, 0, 0, swing);
     pose[swing_knee].rotation = turn(1, 0, 0, knee);
     pose[swing_foot].rotation = turn(1, 0, 0, -swing - knee);
-    /* Arms down from the T-pose, each swinging forward with the other side's leg. */
+    /* Arms down from the T-pose, each swinging forward with the other side's leg, elbows a little
+     * bent, more on the forward swing. */
     double arm = 0.3 * sin(PI * steps);
     for (int side = 0; side < 2; side++) {
         double sign = side ? -1 : 1;
         int upper = bone[side ? REACH_ROLE_RIGHT_UPPER_ARM : REACH_ROLE_LEFT_UPPER_ARM];
         pose[upper].rotation = reach_quat_mul(turn(1, 0, 0, -sign * arm), turn(0, 0, 1, -sign * 1.3));
         pose[bone[side ? REACH_ROLE_RIGHT_LOWER_ARM : REACH_ROLE_LEFT_LOWER_ARM]].rotation =
-            turn(0, 1, 0, sign * (0.25 + 0.15 * sin(PI * steps) * sign));
+            turn(0, 1, 0, sign * 0.25 + 0.15 * sin(PI * steps));
     }
 }
 
@@ -309,7 +310,7 @@ static void draw_figure(demo_canvas *canvas, const demo_camera *camera, const fi
     reach_transform world_pose[MAX_BONES];
     reach_vec3 world[MAX_BONES];
     demo_point pixel[MAX_BONES];
-    int seen[MAX_BONES];
+    int seen[MAX_BONES] = {0};
     reach_forward_kinematics(s, f->pose, world_pose);
     for (int b = 0; b < s->bone_count; b++) {
         world[b] = to_scene(f, origin, travel, world_pose[b].translation);
