@@ -56,6 +56,7 @@ extern const demo_scene demo_scene_hexapod_3d;
 extern const demo_scene demo_scene_humanoid_reach_3d;
 extern const demo_scene demo_scene_three_point_3d;
 extern const demo_scene demo_scene_character_3d;
+extern const demo_scene demo_scene_retarget;
 
 /* The table, in the order the index shows them; at most DEMO_MAX_SCENES. */
 #define DEMO_MAX_SCENES 64

@@ -5,7 +5,6 @@
  * Legs behind the body are drawn before it, legs in front after it. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "readout.h"
 #include "scene.h"
@@ -138,31 +137,21 @@ static void draw_body(demo_canvas *canvas, const demo_camera *camera, const reac
         demo_draw_joint(canvas, head, 0.22 * scale, DEMO_SOLID_TOP);
 }
 
-typedef struct leg_order {
-    int leg;
-    double distance;
-} leg_order;
-
-static int farther_first(const void *a, const void *b) {
-    double da = ((const leg_order *)a)->distance, db = ((const leg_order *)b)->distance;
-    return (da < db) - (da > db);
-}
-
 /* Legs whose hips are further from the eye than the body's centre go behind it. */
 static void draw_walker(demo_canvas *canvas, const demo_camera *camera, const reach_walker *w) {
-    leg_order order[REACH_WALKER_MAX_LEGS];
+    demo_depth_item order[REACH_WALKER_MAX_LEGS];
     for (int i = 0; i < w->leg_count; i++) {
-        order[i].leg = i;
+        order[i].index = i;
         order[i].distance = demo_camera_distance(camera, demo_from_z_up(w->legs[i].joints[1]));
     }
-    qsort(order, (size_t)w->leg_count, sizeof order[0], farther_first);
+    demo_sort_far_first(order, w->leg_count);
     double body = demo_camera_distance(camera, demo_from_z_up(w->position));
     int i = 0;
     for (; i < w->leg_count && order[i].distance > body; i++)
-        draw_leg(canvas, camera, &w->legs[order[i].leg]);
+        draw_leg(canvas, camera, &w->legs[order[i].index]);
     draw_body(canvas, camera, w);
     for (; i < w->leg_count; i++)
-        draw_leg(canvas, camera, &w->legs[order[i].leg]);
+        draw_leg(canvas, camera, &w->legs[order[i].index]);
 }
 
 static void draw_info(demo_canvas *canvas, const reach_walker *w) {

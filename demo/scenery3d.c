@@ -265,3 +265,12 @@ void demo_draw_frame_axes(demo_canvas *canvas, const demo_camera *camera, reach_
             demo_draw_segment(canvas, o, tip, width, colours[a], 1);
     }
 }
+
+static int item_farther_first(const void *a, const void *b) {
+    double da = ((const demo_depth_item *)a)->distance, db = ((const demo_depth_item *)b)->distance;
+    return (da < db) - (da > db);
+}
+
+void demo_sort_far_first(demo_depth_item *items, int count) {
+    if (count > 1) qsort(items, (size_t)count, sizeof items[0], item_farther_first);
+}

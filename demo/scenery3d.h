@@ -51,4 +51,13 @@ int demo_draw_height_field(demo_canvas *canvas, const demo_camera *camera, const
 void demo_draw_frame_axes(demo_canvas *canvas, const demo_camera *camera, reach_vec3 origin, const reach_vec3 axes[3],
                           double length, double width, int dashed);
 
+/* Something drawn in 3-D (its index in the caller's list) and its distance from the eye. */
+typedef struct demo_depth_item {
+    int index;
+    double distance;
+} demo_depth_item;
+
+/* Sorts items farthest first: the painter's order. */
+void demo_sort_far_first(demo_depth_item *items, int count);
+
 #endif

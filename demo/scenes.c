@@ -19,6 +19,7 @@ const demo_scene *const demo_scenes[] = {
     &demo_scene_humanoid_reach_3d, /* full-body IK: reach and look, feet planted */
     &demo_scene_three_point_3d,    /* three-point mode: a body from a head and two hands */
     &demo_scene_character_3d,      /* a glTF character playing a BVH walk */
+    &demo_scene_retarget,          /* one walk on a character and a robot */
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);
 
