@@ -301,6 +301,37 @@ static void six_row_gram(const reach_real *a, int cols, reach_real *g) {
     g[35] = g55;
 }
 
+/* Row i of a aᵀ's lower triangle, four entries side by side: each sum from 0 in column order
+ * (so the same bits as one at a time), in four independent chains of additions where one would
+ * wait on each addition before the next (a full-body solve's 36 rows of 78 columns spent most of
+ * its time there). */
+static void gram_row(const reach_real *a, int rows, int cols, int i, reach_real *g) {
+    const reach_real *a_i = a + (size_t)i * (size_t)cols;
+    int j = 0;
+    for (; j + 3 <= i; j += 4) {
+        const reach_real *a_0 = a + (size_t)j * (size_t)cols, *a_1 = a_0 + cols, *a_2 = a_1 + cols, *a_3 = a_2 + cols;
+        reach_real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (int l = 0; l < cols; ++l) {
+            reach_real x = a_i[l];
+            s0 += x * a_0[l];
+            s1 += x * a_1[l];
+            s2 += x * a_2[l];
+            s3 += x * a_3[l];
+        }
+        g[i * rows + j] = s0;
+        g[i * rows + j + 1] = s1;
+        g[i * rows + j + 2] = s2;
+        g[i * rows + j + 3] = s3;
+    }
+    for (; j <= i; ++j) {
+        const reach_real *a_j = a + (size_t)j * (size_t)cols;
+        reach_real sum = 0;
+        for (int l = 0; l < cols; ++l)
+            sum += a_i[l] * a_j[l];
+        g[i * rows + j] = sum;
+    }
+}
+
 void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) {
     if (rows == COMMON_SIZE && rows <= cols) {
         six_row_gram(a, cols, g);
@@ -308,16 +339,8 @@ void reach__normal_gram(const reach_real *a, int rows, int cols, reach_real *g) 
     }
     if (rows <= cols) {
         /* g_ij = a_i · a_j over the rows, which lie contiguous. */
-        for (int i = 0; i < rows; ++i) {
-            const reach_real *a_i = a + (size_t)i * (size_t)cols;
-            for (int j = 0; j <= i; ++j) {
-                const reach_real *a_j = a + (size_t)j * (size_t)cols;
-                reach_real sum = 0;
-                for (int l = 0; l < cols; ++l)
-                    sum += a_i[l] * a_j[l];
-                g[i * rows + j] = sum;
-            }
-        }
+        for (int i = 0; i < rows; ++i)
+            gram_row(a, rows, cols, i, g);
         return;
     }
     /* g = Σ_l (row l)ᵀ (row l), rank one at a time. */
@@ -354,7 +377,20 @@ void reach__gram_downdate(reach_real *g, int n, const reach_real *w) {
  * positive or too small to invert. */
 static inline int ldl_row(const reach_real *g, int n, int i, reach_real damping_sq, reach_real *l) {
     reach_real *l_i = l + i * n;
-    for (int j = 0; j < i; ++j) {
+    int j = 0;
+    /* Two entries side by side, each in its own order (the same bits as one at a time), so that
+     * two chains of subtractions run at once. */
+    for (; j + 1 < i; j += 2) {
+        const reach_real *l_j = l + j * n, *l_next = l_j + n;
+        reach_real sum = g[i * n + j], next = g[i * n + j + 1];
+        for (int k = 0; k < j; ++k) {
+            sum -= l_i[k] * l_j[k];
+            next -= l_i[k] * l_next[k];
+        }
+        l_i[j] = sum;
+        l_i[j + 1] = next - sum * l_next[j];
+    }
+    for (; j < i; ++j) {
         const reach_real *l_j = l + j * n;
         reach_real sum = g[i * n + j];
         for (int k = 0; k < j; ++k)
