@@ -55,7 +55,24 @@ void reach__mat_mul_vec(const reach_real *a, int rows, int cols, const reach_rea
         six_row_mul_vec(a, cols, x, y);
         return;
     }
-    for (int i = 0; i < rows; ++i)
+    /* Four rows side by side, each sum in reach__dot's order: four chains of additions at once. */
+    int i = 0;
+    for (; i + 4 <= rows; i += 4) {
+        const reach_real *a_0 = a + (size_t)i * (size_t)cols, *a_1 = a_0 + cols, *a_2 = a_1 + cols, *a_3 = a_2 + cols;
+        reach_real y0 = 0, y1 = 0, y2 = 0, y3 = 0;
+        for (int j = 0; j < cols; ++j) {
+            reach_real xj = x[j];
+            y0 += a_0[j] * xj;
+            y1 += a_1[j] * xj;
+            y2 += a_2[j] * xj;
+            y3 += a_3[j] * xj;
+        }
+        y[i] = y0;
+        y[i + 1] = y1;
+        y[i + 2] = y2;
+        y[i + 3] = y3;
+    }
+    for (; i < rows; ++i)
         y[i] = reach__dot(a + i * cols, x, cols);
 }
 
