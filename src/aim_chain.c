@@ -15,23 +15,12 @@ reach_aim_chain_settings reach_aim_chain_default_settings(void) {
     return s;
 }
 
-typedef struct aim_chain {
-    const reach_skeleton *skeleton;
-    const int *bones;
-    int count;
-    reach_transform *local, *world;
-    reach_vec3 target, pole, forward, up, offset;
-    const reach_aim_settings *aim;
-} aim_chain;
-
-static reach_quat parent_rotation(const aim_chain *c, int k) {
+static reach_quat parent_rotation(const reach__aim_chain *c, int k) {
     int parent = c->skeleton->parents[c->bones[k]];
     return parent >= 0 ? c->world[parent].rotation : reach_quat_identity();
 }
 
-/* Gives chain bone k the world rotation `rotation`, as near as its joint allows, and carries the
- * change down the chain. Returns nonzero when the joint's limits clamped. */
-static int set_chain_rotation(const aim_chain *c, int k, reach_quat rotation) {
+int reach__aim_chain_set_rotation(const reach__aim_chain *c, int k, reach_quat rotation) {
     int bone = c->bones[k];
     reach_joint joint = reach_skeleton_joint(c->skeleton, bone);
     reach_quat wanted = reach_quat_mul(reach_quat_conjugate(parent_rotation(c, k)), rotation);
@@ -49,7 +38,7 @@ static int set_chain_rotation(const aim_chain *c, int k, reach_quat rotation) {
 
 /* Turns chain bone k by `fraction` of the turn that aims the last bone's ray at the target (the
  * last bone's roll toward the pole included when k is the last). Returns nonzero on a clamp. */
-static int aim_bone(const aim_chain *c, int k, reach_real fraction) {
+static int aim_bone(const reach__aim_chain *c, int k, reach_real fraction) {
     const reach_transform *last = &c->world[c->bones[c->count - 1]];
     const reach_transform *self = &c->world[c->bones[k]];
     reach_quat inverse = reach_quat_conjugate(self->rotation);
@@ -60,7 +49,7 @@ static int aim_bone(const aim_chain *c, int k, reach_real fraction) {
     reach_quat aimed;
     reach_vec3 axis;
     if (!reach__aim_turn(self->rotation, self->translation, c->target, forward, offset, up, &aimed, &axis))
-        return set_chain_rotation(c, k, self->rotation);
+        return reach__aim_chain_set_rotation(c, k, self->rotation);
     if (k == c->count - 1) {
         reach_real roll = c->aim->keep_up ? reach__aim_roll(aimed, axis, up, c->pole) : 0;
         if (roll + c->aim->twist_angle != 0)
@@ -68,10 +57,10 @@ static int aim_bone(const aim_chain *c, int k, reach_real fraction) {
                 reach_quat_mul(reach_quat_from_axis_angle(axis, roll + c->aim->twist_angle), aimed));
     }
     if (fraction < 1) aimed = reach_quat_normalize_safe(reach_quat_slerp(self->rotation, aimed, fraction));
-    return set_chain_rotation(c, k, aimed);
+    return reach__aim_chain_set_rotation(c, k, aimed);
 }
 
-static reach_real chain_error(const aim_chain *c) {
+reach_real reach__aim_chain_error(const reach__aim_chain *c) {
     const reach_transform *last = &c->world[c->bones[c->count - 1]];
     return reach__aim_error(last->rotation, last->translation, c->target, c->forward, c->offset);
 }
@@ -120,7 +109,7 @@ reach_status reach_aim_chain_solve(const reach_skeleton *skeleton, const int *ch
     REACH_CHECK_ARG(skeleton && skeleton->parents && skeleton->rest && chain && count >= 1 && local && world);
     reach_aim_chain_settings s = settings ? *settings : reach_aim_chain_default_settings();
     if (s.made_by_defaults != REACH__SETTINGS_TAG) return REACH_ERROR_SETTINGS_NOT_INITIALIZED;
-    aim_chain c;
+    reach__aim_chain c;
     reach_status status = reach__aim_check_settings(&s.aim, &c.forward, &c.up);
     if (status != REACH_OK) return status;
     if ((status = check_aim_chain(skeleton, chain, count, &s)) != REACH_OK) return status;
@@ -160,17 +149,19 @@ reach_status reach_aim_chain_solve(const reach_skeleton *skeleton, const int *ch
     /* What the limits left, taken up from the last bone back (a partial weight asks for less
      * than the aim, so there is nothing to take up). */
     if (s.aim.weight == 1) {
-        for (int sweep = 0; sweep < s.iterations && limited && chain_error(&c) > s.aim.tolerance; sweep++) {
+        for (int sweep = 0; sweep < s.iterations && limited && reach__aim_chain_error(&c) > s.aim.tolerance; sweep++) {
             limited = 0;
             for (int k = count - 1; k >= 0; k--)
                 if (!s.shares || s.shares[k] > 0) limited |= aim_bone(&c, k, 1);
         }
+        /* The sweeps crawl where two limits hold at once: all the last bones together. */
+        if (s.iterations > 0 && reach__aim_chain_error(&c) > s.aim.tolerance) reach__aim_chain_polish(&c, s.shares);
     }
     if (out) {
         const reach_transform *last = &world[chain[count - 1]];
         out->rotation = last->rotation;
         out->correction = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(start), last->rotation));
-        out->error = chain_error(&c);
+        out->error = reach__aim_chain_error(&c);
         out->reached = out->error <= s.aim.tolerance;
         out->limited = limited;
     }

@@ -26,4 +26,27 @@ reach_real reach__aim_error(reach_quat rotation, reach_vec3 joint, reach_vec3 ta
 reach_status reach__aim_check_settings(const reach_aim_settings *settings, reach_vec3 *unit_forward,
                                        reach_vec3 *unit_up);
 
+/* A chain being aimed: the skeleton, the chain's bones (each the parent of the next), the pose
+ * being changed, and the last bone's unit axes and ray. */
+typedef struct reach__aim_chain {
+    const reach_skeleton *skeleton;
+    const int *bones;
+    int count;
+    reach_transform *local, *world;
+    reach_vec3 target, pole, forward, up, offset;
+    const reach_aim_settings *aim;
+} reach__aim_chain;
+
+/* Gives chain bone k the world rotation `rotation`, as near as its joint allows, and carries the
+ * change down the chain. Returns nonzero when the joint's limits clamped. */
+int reach__aim_chain_set_rotation(const reach__aim_chain *c, int k, reach_quat rotation);
+
+/* Angle between the last bone's ray and the way from its origin to the target. */
+reach_real reach__aim_chain_error(const reach__aim_chain *c);
+
+/* Takes the last bone's remaining aim error down by damped Gauss-Newton steps on the chain's
+ * last bones with a nonzero share (shares may be NULL), each step kept inside the joints' limits;
+ * a step is kept only when it lowers the error. Returns the error left. */
+reach_real reach__aim_chain_polish(const reach__aim_chain *c, const reach_real *shares);
+
 #endif

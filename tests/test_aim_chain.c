@@ -1,6 +1,7 @@
 /* Aim of a chain (spine → neck → head): random points the limits allow aimed within 0.1 degree,
- * every joint inside its limits, points beyond them at an aim no sampled allowed pose beats,
- * shares, weight, and bad input leaving the pose untouched. */
+ * every joint inside its limits, points beyond them at an aim no sampled allowed pose and no pose
+ * on a grid over two joints' limits beats, shares, weight, and bad input leaving the pose
+ * untouched. */
 #include <math.h>
 #include <string.h>
 
@@ -8,6 +9,8 @@
 
 #define AIM_TOL   REACH_R(1.745e-3) /* 0.1 degree */
 #define MAX_BONES 6
+/* Rounding: the solve and the grid work the error out apart. */
+#define ORACLE_SLACK REACH_R(1e-4)
 
 typedef struct rig {
     int count; /* chain bones; bone 0 is a hips root that does not aim */
@@ -20,8 +23,8 @@ typedef struct rig {
 
 /* Hips, then a chain of 2..MAX_BONES bones up +Y (spine, neck, head) with cone joints (twist
  * limited on some), of random lengths; the head looks along +Z. */
-static void make_rig(test_rng *rng, rig *r, reach_real cone_lo, reach_real cone_hi) {
-    r->count = 2 + (int)(test_rng_next(rng) % (MAX_BONES - 1));
+static void make_rig_of(test_rng *rng, rig *r, int count, reach_real cone_lo, reach_real cone_hi) {
+    r->count = count;
     r->parents[0] = -1;
     r->rest[0] = reach_transform_make(reach_quat_identity(), test_in_ball(rng, 2));
     r->joints[0] = reach_joint_ball();
@@ -40,6 +43,10 @@ static void make_rig(test_rng *rng, rig *r, reach_real cone_lo, reach_real cone_
     r->skeleton.parents = r->parents;
     r->skeleton.rest = r->rest;
     r->skeleton.joints = r->joints;
+}
+
+static void make_rig(test_rng *rng, rig *r, reach_real cone_lo, reach_real cone_hi) {
+    make_rig_of(rng, r, 2 + (int)(test_rng_next(rng) % (MAX_BONES - 1)), cone_lo, cone_hi);
 }
 
 /* A random pose each joint allows: a random turn projected onto the joint. */
@@ -99,11 +106,25 @@ static void points_within_limits_aimed(void **state) {
         if (out.error > AIM_TOL) missed++;
         worst = reach_max(worst, out.error);
     }
-    /* Sweeps crawl where two limits hold at once: about one in a thousand needs more than the
-     * default 64 sweeps, and ends within ten degrees (0.06 rad with gcc, 0.16 with clang's
-     * sanitizer build: the crawl's end depends on rounding). */
-    if (missed > n / 200) fail_msg("missed %d of %d by more than 0.1 degree", missed, n);
-    if (worst > REACH_R(0.2)) fail_msg("worst miss %g rad", (double)worst);
+    /* Every one: the sweeps crawl where two limits hold at once, and the Gauss-Newton polish on
+     * the joints' swings and twists finishes. Measured on 200 000 cases (this seed, 20 000 run
+     * here): none missed and the worst within the solve's tolerance of 1e-4 rad, with gcc in
+     * float and double and with clang's sanitizer build (ASan + UBSan) in float. */
+    if (missed > 0) fail_msg("missed %d of %d by more than 0.1 degree, worst %g rad", missed, n, (double)worst);
+}
+
+/* From the rest pose, aims at a random point 3 away from the head (mostly beyond cones this
+ * narrow) with the given sweeps; world and *target receive the solved pose and the point. */
+static reach_aim_output aim_from_rest_beyond_limits(test_rng *rng, const rig *r, int iterations, reach_transform *world,
+                                                    reach_vec3 *target) {
+    reach_transform local[MAX_BONES + 1];
+    reach_pose_rest(&r->skeleton, local);
+    reach_forward_kinematics(&r->skeleton, local, world);
+    *target = reach_vec3_mad(world[r->count].translation, test_unit_vec3(rng), 3);
+    reach_aim_chain_settings s = reach_aim_chain_default_settings();
+    s.aim.keep_up = 0;
+    s.iterations = iterations;
+    return solve_ok(r, *target, &s, local, world);
 }
 
 /* Beyond the limits: no allowed pose among many samples aims nearer than the solve (by more than
@@ -115,14 +136,9 @@ static void points_beyond_limits_at_nearest_allowed_aim(void **state) {
     for (int i = 0; i < n; i++) {
         rig r;
         make_rig(&rng, &r, REACH_R(0.1), REACH_R(0.3));
-        reach_transform local[MAX_BONES + 1], world[MAX_BONES + 1];
-        reach_pose_rest(&r.skeleton, local);
-        reach_forward_kinematics(&r.skeleton, local, world);
-        reach_vec3 target = reach_vec3_mad(world[r.count].translation, test_unit_vec3(&rng), 3);
-        reach_aim_chain_settings s = reach_aim_chain_default_settings();
-        s.aim.keep_up = 0;
-        s.iterations = 32;
-        reach_aim_output out = solve_ok(&r, target, &s, local, world);
+        reach_transform world[MAX_BONES + 1];
+        reach_vec3 target;
+        reach_aim_output out = aim_from_rest_beyond_limits(&rng, &r, 32, world, &target);
         reach_real best = REACH_PI;
         for (int k = 0; k < 400; k++) {
             reach_transform sample[MAX_BONES + 1], sample_world[MAX_BONES + 1];
@@ -133,6 +149,70 @@ static void points_beyond_limits_at_nearest_allowed_aim(void **state) {
         if (out.error > best + REACH_R(0.01))
             fail_msg("case %d: %g rad, a sample %g", i, (double)out.error, (double)best);
     }
+}
+
+/* The oracle's grid for one joint of the rig (a cone about +Y, its twist range or a full turn):
+ * local rotations rest · swing · twist, the swing on a square grid within the cone. */
+#define GRID_SIDE  13
+#define GRID_TWIST 13
+#define GRID_MAX   (GRID_SIDE * GRID_SIDE * GRID_TWIST)
+
+static int joint_grid(const reach_joint *joint, reach_quat *out) {
+    int n = 0;
+    reach_real lo = joint->has_twist ? joint->twist_min : -REACH_PI;
+    reach_real hi = joint->has_twist ? joint->twist_max : REACH_PI;
+    for (int a = 0; a < GRID_SIDE; a++)
+        for (int b = 0; b < GRID_SIDE; b++) {
+            reach_real x = joint->cone_angle * (2 * (reach_real)a / (GRID_SIDE - 1) - 1);
+            reach_real z = joint->cone_angle * (2 * (reach_real)b / (GRID_SIDE - 1) - 1);
+            reach_real angle = reach_sqrt(x * x + z * z);
+            if (angle > joint->cone_angle) continue;
+            reach_quat swing = angle > 0 ? reach_quat_from_axis_angle(reach_vec3_make(x / angle, 0, z / angle), angle)
+                                         : reach_quat_identity();
+            for (int t = 0; t < GRID_TWIST; t++) {
+                reach_real twist = lo + (hi - lo) * (reach_real)t / (GRID_TWIST - 1);
+                out[n++] = reach_quat_mul(swing, reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), twist));
+            }
+        }
+    return n;
+}
+
+/* Beyond the limits of two-bone chains (a cone, then a cone and a twist): no pose on a grid over
+ * both joints' allowed swings and twists aims nearer than the solve. */
+static void points_beyond_limits_beat_a_grid_of_allowed_poses(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(25);
+    static reach_quat first[GRID_MAX], second[GRID_MAX];
+    static reach_vec3 second_forward[GRID_MAX];
+    reach_real worst_gap = -REACH_PI;
+    for (int i = 0; i < test_scaled(40); i++) {
+        rig r;
+        make_rig_of(&rng, &r, 2, REACH_R(0.1), REACH_R(0.5));
+        reach_transform world[MAX_BONES + 1];
+        reach_vec3 target;
+        reach_aim_output out = aim_from_rest_beyond_limits(&rng, &r, 64, world, &target);
+
+        int n1 = joint_grid(&r.joints[1], first), n2 = joint_grid(&r.joints[2], second);
+        for (int b = 0; b < n2; b++)
+            second_forward[b] = reach_quat_rotate(second[b], reach_vec3_make(0, 0, 1));
+        const reach_transform *hips = &world[0];
+        reach_real best = REACH_PI;
+        for (int a = 0; a < n1; a++) {
+            reach_quat spine = reach_quat_mul(hips->rotation, first[a]);
+            reach_vec3 head =
+                reach_transform_point(reach_transform_make(spine, world[1].translation), r.rest[2].translation);
+            reach_vec3 way = reach_vec3_sub(target, head);
+            for (int b = 0; b < n2; b++) {
+                reach_vec3 f = reach_quat_rotate(spine, second_forward[b]);
+                best =
+                    reach_min(best, reach_atan2(reach_vec3_length(reach_vec3_cross(f, way)), reach_vec3_dot(f, way)));
+            }
+        }
+        if (out.error > best + ORACLE_SLACK)
+            fail_msg("case %d: %g rad, the grid %g", i, (double)out.error, (double)best);
+        worst_gap = reach_max(worst_gap, out.error - best);
+    }
+    print_message("worst gap to the grid %g\n", (double)worst_gap);
 }
 
 /* Zero shares keep their bones; weight 0 keeps the pose; with the pole, the head's up leans to it. */
@@ -237,6 +317,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(points_within_limits_aimed),
         cmocka_unit_test(points_beyond_limits_at_nearest_allowed_aim),
+        cmocka_unit_test(points_beyond_limits_beat_a_grid_of_allowed_poses),
         cmocka_unit_test(shares_weight_and_pole),
         cmocka_unit_test(bad_input_leaves_pose_untouched),
     };

@@ -84,7 +84,8 @@ typedef struct reach_aim_chain_settings {
      * gives each bone the same share. The last bone takes whatever the others left. */
     const reach_real *shares;
     /** Sweeps from the last bone back to the first that take up what the limits left over;
-     * default 64, >= 0. */
+     * default 64, >= 0. What they leave is finished by Gauss-Newton steps on the last bones
+     * together, inside their limits (none when 0). */
     int iterations;
     uint32_t made_by_defaults; /**< set by reach_aim_chain_default_settings */
 } reach_aim_chain_settings;
