@@ -87,14 +87,20 @@ static int is_end_site(const writer *w, int bone, const int *child_count) {
     return 1;
 }
 
-/* Depth-first order, each bone's children in index order; depths checked against the reader's. */
+/* Depth-first order, each bone's children in index order; depths checked against the reader's.
+ * Children are listed once per bone (first_child[b] .. first_child[b + 1] in children, by
+ * index), so the whole is linear in the bone count. */
 static reach_status plan(writer *w, char *error, size_t error_size) {
     const reach_rig *rig = w->rig;
     int n = rig->bone_count;
     int *child_count = calloc((size_t)n, sizeof *child_count);
+    int *first_child = malloc(((size_t)n + 1) * sizeof *first_child);
+    int *children = malloc((size_t)n * sizeof *children);
     int *stack = malloc((size_t)n * sizeof *stack);
-    if (!child_count || !stack) {
+    if (!child_count || !first_child || !children || !stack) {
         free(child_count);
+        free(first_child);
+        free(children);
         free(stack);
         formats_error(error, error_size, "out of memory");
         return REACH_ERROR_INVALID_ARGUMENT;
@@ -103,6 +109,13 @@ static reach_status plan(writer *w, char *error, size_t error_size) {
         w->depth[b] = rig->parents[b] < 0 ? 0 : w->depth[rig->parents[b]] + 1;
         if (rig->parents[b] >= 0) ++child_count[rig->parents[b]];
     }
+    first_child[0] = 0;
+    for (int b = 0; b < n; ++b)
+        first_child[b + 1] = first_child[b] + child_count[b];
+    /* stack serves as each bone's next free place in children while they are listed. */
+    memcpy(stack, first_child, (size_t)n * sizeof *stack);
+    for (int b = 0; b < n; ++b)
+        if (rig->parents[b] >= 0) children[stack[rig->parents[b]]++] = b;
     reach_status st = REACH_OK;
     int placed = 0, top = 0;
     for (int b = n - 1; b >= 0; --b)
@@ -111,8 +124,8 @@ static reach_status plan(writer *w, char *error, size_t error_size) {
         int b = stack[--top];
         w->order[placed++] = b;
         if (w->depth[b] >= REACH_BVH_MAX_DEPTH) st = REACH_ERROR_INVALID_ARGUMENT;
-        for (int c = n - 1; c > b; --c)
-            if (rig->parents[c] == b) stack[top++] = c;
+        for (int k = first_child[b + 1] - 1; k >= first_child[b]; --k)
+            stack[top++] = children[k];
     }
     for (int b = 0; b < n; ++b) {
         w->end_site[b] = is_end_site(w, b, child_count);
@@ -122,6 +135,8 @@ static reach_status plan(writer *w, char *error, size_t error_size) {
                 !same_vec3(w->frames[(size_t)f * (size_t)n + (size_t)b].translation, rig->rest[b].translation);
     }
     free(child_count);
+    free(first_child);
+    free(children);
     free(stack);
     if (st != REACH_OK)
         formats_error(error, error_size, "the rig nests bones deeper than %d, more than BVH readers take",

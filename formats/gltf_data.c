@@ -31,6 +31,22 @@ long long gltf_integer(gltf_document *doc, const cJSON *object, const char *name
     return (long long)x;
 }
 
+reach_status gltf_list_make(gltf_document *doc, const cJSON *list, gltf_list *out) {
+    out->items = NULL;
+    out->count = 0;
+    int count = cJSON_GetArraySize(list);
+    if (count == 0) return REACH_OK;
+    out->items = malloc((size_t)count * sizeof *out->items);
+    if (!out->items) return fail(doc, "out of memory", NULL);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) { out->items[out->count++] = item; }
+    return REACH_OK;
+}
+
+const cJSON *gltf_list_item(const gltf_list *list, long long index) {
+    return index >= 0 && index < list->count ? list->items[index] : NULL;
+}
+
 static int base64_value(unsigned char c) {
     if (c >= 'A' && c <= 'Z') return c - 'A';
     if (c >= 'a' && c <= 'z') return c - 'a' + 26;
@@ -224,17 +240,24 @@ reach_status gltf_open(const unsigned char *data, size_t length, const char *fol
         reach_status st = load_buffer(doc, index++, buffer, folder, bin, bin_length);
         if (st != REACH_OK) return st;
     }
-    return REACH_OK;
+    reach_status st = gltf_list_make(doc, cJSON_GetObjectItemCaseSensitive(doc->json, "accessors"), &doc->accessors);
+    if (st == REACH_OK)
+        st = gltf_list_make(doc, cJSON_GetObjectItemCaseSensitive(doc->json, "bufferViews"), &doc->views);
+    return st;
 }
 
 void gltf_close(gltf_document *doc) {
     for (int i = 0; i < doc->buffer_count; ++i)
         free(doc->buffers[i].bytes);
     free(doc->buffers);
+    free(doc->accessors.items);
+    free(doc->views.items);
     cJSON_Delete(doc->json);
     doc->json = NULL;
     doc->buffers = NULL;
     doc->buffer_count = 0;
+    memset(&doc->accessors, 0, sizeof doc->accessors);
+    memset(&doc->views, 0, sizeof doc->views);
 }
 
 static const char *type_for(int components) {
@@ -251,9 +274,8 @@ reach_status gltf_read_accessor(gltf_document *doc, int index, int components, d
     *count = 0;
     char where[64];
     snprintf(where, sizeof where, "accessors[%d]", index);
-    const cJSON *accessors = cJSON_GetObjectItemCaseSensitive(doc->json, "accessors");
-    const cJSON *accessor = cJSON_GetArrayItem(accessors, index);
-    if (index < 0 || !cJSON_IsObject(accessor)) return fail(doc, where, " does not exist");
+    const cJSON *accessor = gltf_list_item(&doc->accessors, index);
+    if (!cJSON_IsObject(accessor)) return fail(doc, where, " does not exist");
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(accessor, "type");
     if (!cJSON_IsString(type) || strcmp(type->valuestring, type_for(components)) != 0) {
         formats_error(doc->error, doc->error_size, "%s: type is not %s", where, type_for(components));
@@ -272,7 +294,7 @@ reach_status gltf_read_accessor(gltf_document *doc, int index, int components, d
         if (!cJSON_GetObjectItemCaseSensitive(accessor, "bufferView")) return fail(doc, where, " has no bufferView");
         return REACH_ERROR_INVALID_ARGUMENT;
     }
-    const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc->json, "bufferViews"), (int)view_index);
+    const cJSON *view = gltf_list_item(&doc->views, view_index);
     if (!cJSON_IsObject(view)) return fail(doc, where, ": its bufferView does not exist");
     long long buffer_index = gltf_integer(doc, view, "buffer", 0, doc->buffer_count - 1, -1, "bufferView");
     long long view_offset = gltf_integer(doc, view, "byteOffset", 0, 1LL << 40, 0, "bufferView");

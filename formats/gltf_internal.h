@@ -19,10 +19,19 @@ typedef struct gltf_buffer {
     size_t length;
 } gltf_buffer;
 
+/* A JSON array's items by index in constant time (cJSON's own lookup walks a linked list, which
+ * made hostile files with many items quadratic). Like cJSON_GetArrayItem, it holds an object's
+ * members too. */
+typedef struct gltf_list {
+    const cJSON **items;
+    int count;
+} gltf_list;
+
 typedef struct gltf_document {
     cJSON *json;
     gltf_buffer *buffers;
     int buffer_count;
+    gltf_list accessors, views; /* the top-level "accessors" and "bufferViews" */
     char *error;
     size_t error_size;
 } gltf_document;
@@ -30,6 +39,13 @@ typedef struct gltf_document {
 /* The JSON parsed (from a GLB's chunks or a .gltf's text) and every buffer loaded and checked. */
 reach_status gltf_open(const unsigned char *data, size_t length, const char *folder, gltf_document *doc);
 void gltf_close(gltf_document *doc);
+
+/* The items of list (none for NULL) indexed into *out, the caller freeing out->items; an error
+ * only when out of memory. */
+reach_status gltf_list_make(gltf_document *doc, const cJSON *list, gltf_list *out);
+
+/* Item `index` of list, or NULL when there is none. */
+const cJSON *gltf_list_item(const gltf_list *list, long long index);
 
 /* A member of object as an integer in [low, high], or fallback when absent (-1 and an error when
  * present but not such an integer). */

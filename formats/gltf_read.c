@@ -18,7 +18,7 @@
 typedef struct gltf_tree {
     gltf_document *doc;
     int node_count;
-    const cJSON *nodes;
+    gltf_list nodes;
     int *parent;       /* per node */
     int *bone_of_node; /* per node, -1 outside the rig */
     formats_trs *rest; /* per node */
@@ -56,7 +56,7 @@ static reach_status numbers(gltf_document *doc, const cJSON *object, const char 
 
 static reach_status node_rest(gltf_tree *tree, int i) {
     gltf_document *doc = tree->doc;
-    const cJSON *node = cJSON_GetArrayItem(tree->nodes, i);
+    const cJSON *node = tree->nodes.items[i];
     formats_trs *x = &tree->rest[i];
     const formats_trs identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     *x = identity;
@@ -91,7 +91,7 @@ static reach_status link_nodes(gltf_tree *tree) {
     for (int i = 0; i < n; ++i) {
         reach_status st = node_rest(tree, i);
         if (st != REACH_OK) return st;
-        const cJSON *children = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tree->nodes, i), "children");
+        const cJSON *children = cJSON_GetObjectItemCaseSensitive(tree->nodes.items[i], "children");
         if (children && !cJSON_IsArray(children)) return fail(doc, "nodes[%d]: children is not an array", i);
         const cJSON *child;
         cJSON_ArrayForEach(child, children) {
@@ -203,10 +203,16 @@ static reach_status order_bones(gltf_tree *tree) {
         tree->bone_parent[bone] = tree->parent[node] < 0 ? -1 : tree->bone_of_node[tree->parent[node]];
         tree->has_children[bone] = 0;
         if (tree->bone_parent[bone] >= 0) tree->has_children[tree->bone_parent[bone]] = 1;
-        const cJSON *children = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tree->nodes, node), "children");
-        for (int k = cJSON_GetArraySize(children) - 1; k >= 0; --k) {
-            int child = (int)cJSON_GetArrayItem(children, k)->valuedouble;
-            if (tree->bone_of_node[child] == -3) stack[top++] = child;
+        /* Pushed in list order, then turned round, so they come off the stack in list order. */
+        int first = top;
+        const cJSON *child;
+        cJSON_ArrayForEach(child, cJSON_GetObjectItemCaseSensitive(tree->nodes.items[node], "children")) {
+            if (tree->bone_of_node[(int)child->valuedouble] == -3) stack[top++] = (int)child->valuedouble;
+        }
+        for (int a = first, b = top - 1; a < b; ++a, --b) {
+            int held = stack[a];
+            stack[a] = stack[b];
+            stack[b] = held;
         }
     }
     free(stack);
@@ -221,7 +227,7 @@ typedef struct channel {
 } channel;
 
 /* One channel's keys read and checked: times ascending, as many outputs as times. */
-static reach_status read_channel(gltf_tree *tree, const cJSON *animation, const cJSON *item, channel *c, int index) {
+static reach_status read_channel(gltf_tree *tree, const gltf_list *samplers, const cJSON *item, channel *c, int index) {
     gltf_document *doc = tree->doc;
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(item, "target");
     const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
@@ -235,10 +241,9 @@ static reach_status read_channel(gltf_tree *tree, const cJSON *animation, const 
               : strcmp(kind, "scale") == 0     ? 2
                                                : -1;
     if (c->path < 0) return REACH_OK; /* morph weights move no bone */
-    const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(animation, "samplers");
-    long long s = gltf_integer(doc, item, "sampler", 0, cJSON_GetArraySize(samplers) - 1, -1, "an animation channel");
+    long long s = gltf_integer(doc, item, "sampler", 0, samplers->count - 1, -1, "an animation channel");
     if (s < 0) return fail(doc, "animation %d: a channel without a sampler", index);
-    const cJSON *sampler = cJSON_GetArrayItem(samplers, (int)s);
+    const cJSON *sampler = samplers->items[s];
     const cJSON *interpolation = cJSON_GetObjectItemCaseSensitive(sampler, "interpolation");
     c->step = cJSON_IsString(interpolation) && strcmp(interpolation->valuestring, "STEP") == 0;
     if (cJSON_IsString(interpolation) && !c->step && strcmp(interpolation->valuestring, "LINEAR") != 0)
@@ -289,13 +294,20 @@ static reach_status sample_animation(gltf_tree *tree, const cJSON *animation, in
     channel *channels = calloc((size_t)count + 1, sizeof *channels);
     formats_trs *local = malloc((size_t)tree->bone_count * sizeof *local);
     double *scale = malloc((size_t)tree->bone_count * sizeof *scale);
+    gltf_list samplers = {NULL, 0};
     reach_status st = channels && local && scale ? REACH_OK : fail(doc, "out of memory (animation %d)", index);
+    if (st == REACH_OK) st = gltf_list_make(doc, cJSON_GetObjectItemCaseSensitive(animation, "samplers"), &samplers);
     double duration = 0;
-    for (int k = 0; k < count && st == REACH_OK; ++k) {
-        st = read_channel(tree, animation, cJSON_GetArrayItem(items, k), &channels[k], index);
-        if (st == REACH_OK && channels[k].bone >= 0 && channels[k].times[channels[k].count - 1] > duration)
-            duration = channels[k].times[channels[k].count - 1];
+    channel *next = channels;
+    const cJSON *item, *read = count > 0 ? items : NULL;
+    cJSON_ArrayForEach(item, read) {
+        if (st != REACH_OK) break;
+        st = read_channel(tree, &samplers, item, next, index);
+        if (st == REACH_OK && next->bone >= 0 && next->times[next->count - 1] > duration)
+            duration = next->times[next->count - 1];
+        ++next;
     }
+    free(samplers.items);
     double keyed = st == REACH_OK && chosen_rate == REACH_GLTF_KEY_RATE ? key_rate(channels, count) : 0;
     /* Key times are float32: a last key a rounding short of a frame's time still gives that frame. */
     double frames = floor(duration * keyed * (1 + 1e-6) + 1e-6) + 1;
@@ -357,7 +369,7 @@ static reach_status build_rig(gltf_tree *tree, const cJSON *skin, reach_gltf_cha
         st = fail(doc, "out of memory (%d bones)", n);
     for (int b = 0; b < n && st == REACH_OK; ++b) {
         int node = tree->node_of_bone[b];
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tree->nodes, node), "name");
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(tree->nodes.items[node], "name");
         rig->bone_names[b] = formats_copy_name(cJSON_IsString(name) ? name->valuestring : NULL, "node", node);
         if (!rig->bone_names[b]) st = fail(doc, "out of memory (%d bones)", n);
         rig->parents[b] = tree->bone_parent[b];
@@ -390,10 +402,13 @@ static reach_status build_rig(gltf_tree *tree, const cJSON *skin, reach_gltf_cha
         free(values);
         return fail(doc, "a skin's inverseBindMatrices count is not its joints' (%d)", cJSON_GetArraySize(joints));
     }
-    for (int j = 0; j < count; ++j) {
-        int bone = tree->bone_of_node[(int)cJSON_GetArrayItem(joints, j)->valuedouble];
+    int j = 0;
+    const cJSON *joint;
+    cJSON_ArrayForEach(joint, joints) {
+        int bone = tree->bone_of_node[(int)joint->valuedouble];
         for (int k = 0; k < 16; ++k)
             out->inverse_bind[bone * 16 + k] = (reach_real)values[j * 16 + k];
+        ++j;
     }
     free(values);
     return REACH_OK;
@@ -407,14 +422,16 @@ static reach_status read_animations(gltf_tree *tree, reach_real rate, reach_gltf
     out->clips = calloc((size_t)count, sizeof *out->clips);
     out->clip_names = calloc((size_t)count, sizeof *out->clip_names);
     if (!out->clips || !out->clip_names) return fail(doc, "out of memory (%d animations)", count);
-    for (int a = 0; a < count; ++a) {
-        const cJSON *animation = cJSON_GetArrayItem(animations, a);
+    int a = 0;
+    const cJSON *animation;
+    cJSON_ArrayForEach(animation, animations) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(animation, "name");
         out->clip_names[a] = formats_copy_name(cJSON_IsString(name) ? name->valuestring : NULL, "animation", a);
         if (!out->clip_names[a]) return fail(doc, "out of memory (%d animations)", count);
         out->clip_count = a + 1;
         reach_status st = sample_animation(tree, animation, a, rate, &out->clips[a]);
         if (st != REACH_OK) return st;
+        ++a;
     }
     return REACH_OK;
 }
@@ -447,9 +464,10 @@ reach_status reach_gltf_read(const unsigned char *data, size_t length, const cha
     tree.doc = &doc;
     reach_status st = gltf_open(data ? data : (const unsigned char *)"", length, folder, &doc);
     if (st == REACH_OK) {
-        tree.nodes = cJSON_GetObjectItemCaseSensitive(doc.json, "nodes");
-        tree.node_count = cJSON_IsArray(tree.nodes) ? cJSON_GetArraySize(tree.nodes) : 0;
-        if (tree.node_count == 0) st = fail(&doc, "no nodes: no character%.0d", 0);
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(doc.json, "nodes");
+        if (cJSON_IsArray(nodes)) st = gltf_list_make(&doc, nodes, &tree.nodes);
+        tree.node_count = tree.nodes.count;
+        if (st == REACH_OK && tree.node_count == 0) st = fail(&doc, "no nodes: no character%.0d", 0);
     }
     if (st == REACH_OK) {
         size_t n = (size_t)tree.node_count;
@@ -477,6 +495,7 @@ reach_status reach_gltf_read(const unsigned char *data, size_t length, const cha
     free(tree.node_of_bone);
     free(tree.bone_parent);
     free(tree.has_children);
+    free(tree.nodes.items);
     gltf_close(&doc);
     if (st != REACH_OK) reach_gltf_free(character);
     return st;

@@ -133,6 +133,25 @@ static inline char *gg_base64(const gg_bytes *b) {
     return out;
 }
 
+/* A GLB of json and bin (both freed here), each chunk padded to 4 bytes. */
+static inline gg_bytes gg_glb(gg_bytes json, gg_bytes bin) {
+    while (json.length % 4)
+        gg_put(&json, " ", 1);
+    while (bin.length % 4)
+        gg_put(&bin, "", 1);
+    gg_bytes glb = {0};
+    uint32_t header[5] = {0x46546C67u, 2, (uint32_t)(12 + 8 + json.length + 8 + bin.length), (uint32_t)json.length,
+                          0x4E4F534Au};
+    gg_put(&glb, header, sizeof header);
+    gg_put(&glb, json.data, json.length);
+    uint32_t chunk[2] = {(uint32_t)bin.length, 0x004E4942u};
+    gg_put(&glb, chunk, sizeof chunk);
+    gg_put(&glb, bin.data, bin.length);
+    free(json.data);
+    free(bin.data);
+    return glb;
+}
+
 typedef enum gg_kind { GG_DATA_URI, GG_EXTERNAL_BIN, GG_GLB } gg_kind;
 
 /* The file's bytes (the caller frees data); for GG_EXTERNAL_BIN the buffer goes to bin_path and
@@ -208,21 +227,7 @@ static inline gg_bytes gg_write(const gg_file *g, gg_kind kind, const char *bin_
         free(bin.data);
         return json;
     }
-    while (json.length % 4)
-        gg_put(&json, " ", 1);
-    while (bin.length % 4)
-        gg_put(&bin, "", 1);
-    gg_bytes glb = {0};
-    uint32_t header[5] = {0x46546C67u, 2, (uint32_t)(12 + 8 + json.length + 8 + bin.length), (uint32_t)json.length,
-                          0x4E4F534Au};
-    gg_put(&glb, header, sizeof header);
-    gg_put(&glb, json.data, json.length);
-    uint32_t chunk[2] = {(uint32_t)bin.length, 0x004E4942u};
-    gg_put(&glb, chunk, sizeof chunk);
-    gg_put(&glb, bin.data, bin.length);
-    free(json.data);
-    free(bin.data);
-    return glb;
+    return gg_glb(json, bin);
 }
 
 /* ---- the oracle -------------------------------------------------------------------------- */

@@ -1,8 +1,9 @@
 /* Writing BVH: BVH → BVH keeps the rig (names, parents, End Sites, offsets) and every frame's
  * world positions, for generated humanoids (random channel orders, position channels on some
  * joints) and the real files of ../shared/data/bvh; a rig without a clip is written as its rest;
- * a clip that does not fit the rig, or holds NaN, is refused with nothing written. */
-#include "bvh_generate.h"
+ * a clip that does not fit the rig, or holds NaN, is refused with nothing written; a rig of 50 000
+ * bones is written (in time linear in the bones) and read back whole. */
+#include "gltf_generate.h" /* its byte buffer */
 #include "rig_compare.h"
 #include "reach/bvh.h"
 
@@ -97,6 +98,49 @@ static void test_real_files_round_trip(void **state) {
     }
 }
 
+/* A hostile-sized rig: 50 000 bones, a root and chains of CHAIN bones under it, with two frames
+ * of random motion. Its writing (and reading) once took time growing with the square of the
+ * bones; each bone's name, parent, offset and world position at every frame is checked. */
+#define MANY_BONES 50000
+#define CHAIN      5
+
+static void test_many_bones_round_trip(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(2522);
+    gg_bytes t = {0};
+    gg_printf(&t, "HIERARCHY\nROOT b0\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation "
+                  "Yrotation Xrotation\n");
+    for (int b = 1; b < MANY_BONES; ++b) {
+        gg_printf(&t, "JOINT b%d\n{\nOFFSET %.3f %.3f %.3f\nCHANNELS 3 Zrotation Yrotation Xrotation\n", b,
+                  (double)test_uniform(&rng, -10, 10), (double)test_uniform(&rng, -10, 10),
+                  (double)test_uniform(&rng, -10, 10));
+        /* A chain's last bone closes the whole chain. */
+        if (b % CHAIN == 0)
+            for (int k = 0; k < CHAIN; ++k)
+                gg_printf(&t, "}\n");
+    }
+    for (int k = 0; k < (MANY_BONES - 1) % CHAIN; ++k)
+        gg_printf(&t, "}\n");
+    gg_printf(&t, "}\nMOTION\nFrames: 2\nFrame Time: 0.04\n");
+    for (int f = 0; f < 2; ++f) {
+        for (int v = 0; v < 3 + 3 * MANY_BONES; ++v)
+            gg_printf(&t, "%s%.3f", v ? " " : "", (double)test_uniform(&rng, v < 3 ? -100 : -180, v < 3 ? 100 : 180));
+        gg_printf(&t, "\n");
+    }
+    reach_rig rig;
+    reach_clip clip;
+    char error[512];
+    if (reach_bvh_read((const char *)t.data, t.length, &rig, &clip, error, sizeof error) != REACH_OK)
+        fail_msg("%s", error);
+    assert_int_equal(rig.bone_count, MANY_BONES);
+    for (int b = 1; b < MANY_BONES; ++b)
+        assert_int_equal(rig.parents[b], (b - 1) % CHAIN == 0 ? 0 : b - 1);
+    round_trip(&rig, &clip);
+    reach_rig_free(&rig);
+    reach_clip_free(&clip);
+    free(t.data);
+}
+
 static void test_rest_without_clip(void **state) {
     (void)state;
     test_rng rng = test_rng_make(2521);
@@ -164,7 +208,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_round_trips),    cmocka_unit_test(test_gimbal_lock),
         cmocka_unit_test(test_real_files_round_trip),    cmocka_unit_test(test_rest_without_clip),
-        cmocka_unit_test(test_bad_input_writes_nothing),
+        cmocka_unit_test(test_bad_input_writes_nothing), cmocka_unit_test(test_many_bones_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,13 @@
 /* Hostile glTF and GLB files: each is refused with a message naming what is wrong and leaves
- * the character empty; none reads outside the file's folder. */
+ * the character empty; none reads outside the file's folder; one of 70 000 nodes (with as many
+ * joints, channels, samplers and accessors) is read whole, in time linear in its size. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gltf_generate.h"
 #include "reach/gltf.h"
 #include "test_support.h"
 
@@ -187,6 +189,112 @@ static void test_bad_numbers_and_scales(void **state) {
     reach_gltf_free(&c);
 }
 
+/* The many-node file: node 0 the root, its children the odd nodes (listed from the last), each
+ * odd node the parent of the even node after it. Node i sits at (i, 1, -i) and its animation
+ * moves it to (i, 2 + f, i) at key f. */
+#define MANY_NODES 70000
+#define MANY_KEYS  2
+
+static int many_parent(int node) { return node == 0 ? -1 : node % 2 ? 0 : node - 1; }
+
+/* A GLB of MANY_NODES nodes, all joints of a skin (inverse binds: translations by the node's
+ * index), each with its own translation channel, sampler and output accessor. */
+static gg_bytes many_node_glb(void) {
+    gg_bytes json = {0}, bin = {0};
+    gg_printf(&json, "{" ASSET ",\"nodes\":[");
+    for (int i = 0; i < MANY_NODES; ++i) {
+        gg_printf(&json, "%s{\"name\":\"n%d\",\"translation\":[%d,1,%d]", i ? "," : "", i, i, -i);
+        if (i == 0) {
+            gg_printf(&json, ",\"children\":[");
+            for (int c = (MANY_NODES - 1) | 1; c > 0; c -= 2)
+                if (c < MANY_NODES) gg_printf(&json, "%s%d", c == ((MANY_NODES - 1) | 1) ? "" : ",", c);
+            gg_printf(&json, "]");
+        } else if (i % 2 && i + 1 < MANY_NODES) {
+            gg_printf(&json, ",\"children\":[%d]", i + 1);
+        }
+        gg_printf(&json, "}");
+    }
+    gg_printf(&json, "],\"skins\":[{\"inverseBindMatrices\":%d,\"joints\":[", MANY_NODES + 1);
+    for (int i = 0; i < MANY_NODES; ++i)
+        gg_printf(&json, "%s%d", i ? "," : "", i);
+    gg_printf(&json, "]}],\"animations\":[{\"channels\":[");
+    for (int i = 0; i < MANY_NODES; ++i)
+        gg_printf(&json, "%s{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"translation\"}}", i ? "," : "", i, i);
+    gg_printf(&json, "],\"samplers\":[");
+    for (int i = 0; i < MANY_NODES; ++i)
+        gg_printf(&json, "%s{\"input\":0,\"output\":%d}", i ? "," : "", i + 1);
+    /* The binary: key times, each node's keys, the inverse binds. */
+    gg_printf(&json,
+              "]}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%d,\"type\":"
+              "\"SCALAR\"}",
+              MANY_KEYS);
+    for (int k = 0; k < MANY_KEYS; ++k)
+        gg_float(&bin, k * 0.5);
+    for (int i = 0; i < MANY_NODES; ++i) {
+        gg_printf(&json,
+                  ",{\"bufferView\":0,\"byteOffset\":%zu,\"componentType\":5126,\"count\":%d,\"type\":"
+                  "\"VEC3\"}",
+                  bin.length, MANY_KEYS);
+        for (int k = 0; k < MANY_KEYS; ++k) {
+            gg_float(&bin, i);
+            gg_float(&bin, 2 + k);
+            gg_float(&bin, i);
+        }
+    }
+    gg_printf(&json,
+              ",{\"bufferView\":0,\"byteOffset\":%zu,\"componentType\":5126,\"count\":%d,\"type\":"
+              "\"MAT4\"}",
+              bin.length, MANY_NODES);
+    for (int i = 0; i < MANY_NODES; ++i)
+        for (int k = 0; k < 16; ++k)
+            gg_float(&bin, k == 12 ? i : k % 5 == 0);
+    gg_printf(&json, "],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%zu}],\"buffers\":[{\"byteLength\":%zu}]}",
+              bin.length, bin.length);
+    return gg_glb(json, bin);
+}
+
+/* Every lookup by index (nodes, children, joints, channels, samplers, accessors) once walked a
+ * linked list, so a file this size took about a minute; now it is read in the test's normal run
+ * time, and every bone is checked: its node, name, parent, rest, inverse bind and keys. */
+static void test_many_nodes(void **state) {
+    (void)state;
+    gg_bytes glb = many_node_glb();
+    reach_gltf_character c;
+    char error[512];
+    reach_status st = reach_gltf_read(glb.data, glb.length, NULL, -1, REACH_GLTF_KEY_RATE, &c, error, sizeof error);
+    free(glb.data);
+    if (st != REACH_OK) fail_msg("%s", error);
+    assert_int_equal(c.rig.bone_count, MANY_NODES);
+    assert_int_equal(c.clip_count, 1);
+    assert_int_equal(c.clips[0].frame_count, MANY_KEYS);
+    /* Depth first, children in list order: the root, then each odd node from the last with its child. */
+    int bone = 1;
+    assert_int_equal(c.node_of_bone[0], 0);
+    for (int odd = (MANY_NODES - 1) | 1; odd > 0; odd -= 2) {
+        if (odd >= MANY_NODES) continue;
+        assert_int_equal(c.node_of_bone[bone++], odd);
+        if (odd + 1 < MANY_NODES) assert_int_equal(c.node_of_bone[bone++], odd + 1);
+    }
+    assert_int_equal(bone, MANY_NODES);
+    for (int b = 0; b < MANY_NODES; ++b) {
+        int node = c.node_of_bone[b];
+        char name[32];
+        snprintf(name, sizeof name, "n%d", node);
+        assert_string_equal(c.rig.bone_names[b], name);
+        int parent = c.rig.parents[b];
+        assert_int_equal(parent < 0 ? -1 : c.node_of_bone[parent], many_parent(node));
+        ASSERT_VEC3_NEAR(c.rig.rest[b].translation, reach_vec3_make((reach_real)node, 1, (reach_real)-node), 0,
+                         "the rest translation");
+        for (int k = 0; k < 16; ++k)
+            assert_true(c.inverse_bind[b * 16 + k] == (reach_real)(k == 12 ? node : k % 5 == 0));
+        for (int f = 0; f < MANY_KEYS; ++f)
+            ASSERT_VEC3_NEAR(reach_clip_frame(&c.clips[0], f)[b].translation,
+                             reach_vec3_make((reach_real)node, (reach_real)(2 + f), (reach_real)node), 0,
+                             "the keyed translation");
+    }
+    reach_gltf_free(&c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty),
@@ -199,6 +307,7 @@ int main(void) {
         cmocka_unit_test(test_truncated_glb),
         cmocka_unit_test(test_glb_chunk_lengths_past_the_end),
         cmocka_unit_test(test_bad_numbers_and_scales),
+        cmocka_unit_test(test_many_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
