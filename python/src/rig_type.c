@@ -72,35 +72,36 @@ static int load_bvh(rig_object *object, const char *path, cli_error *err) {
     return take_clips(object, clips, names, 1, err);
 }
 
-static int load_gltf(rig_object *object, const char *path, cli_error *err) {
-    reach_gltf_character character;
-    char message[CLI_MESSAGE_SIZE - 16];
-    if (reach_gltf_read_file(path, -1, 0, &character, message, sizeof message) != REACH_OK)
-        return cli_fail(err, "rig: %s", message);
-    int ok = cli_rig_copy_read(&character.rig, &object->rig, err) &&
-             take_clips(object, character.clips, character.clip_names, character.clip_count, err);
+/* A character's rig copied and its clips taken over: on success (or once take_clips owns them)
+ * the reader's clips are the object's, and the caller's pointers are cleared so that the
+ * reader's free leaves them alone. */
+static int take_character(rig_object *object, const reach_rig *rig, reach_clip **clips, char ***names, int *count,
+                          cli_error *err) {
+    int ok = cli_rig_copy_read(rig, &object->rig, err) && take_clips(object, *clips, *names, *count, err);
     if (ok || object->clips) {
-        character.clips = NULL;
-        character.clip_names = NULL;
-        character.clip_count = 0;
+        *clips = NULL;
+        *names = NULL;
+        *count = 0;
     }
-    reach_gltf_free(&character);
+    return ok;
+}
+
+static int load_gltf(rig_object *object, const char *path, cli_error *err) {
+    reach_gltf_character c;
+    char message[CLI_MESSAGE_SIZE - 16];
+    if (reach_gltf_read_file(path, -1, 0, &c, message, sizeof message) != REACH_OK)
+        return cli_fail(err, "rig: %s", message);
+    int ok = take_character(object, &c.rig, &c.clips, &c.clip_names, &c.clip_count, err);
+    reach_gltf_free(&c);
     return ok;
 }
 
 static int load_fbx(rig_object *object, const char *path, cli_error *err) {
-    reach_fbx_character character;
+    reach_fbx_character c;
     char message[CLI_MESSAGE_SIZE - 16];
-    if (reach_fbx_read_file(path, 0, &character, message, sizeof message) != REACH_OK)
-        return cli_fail(err, "rig: %s", message);
-    int ok = cli_rig_copy_read(&character.rig, &object->rig, err) &&
-             take_clips(object, character.clips, character.clip_names, character.clip_count, err);
-    if (ok || object->clips) {
-        character.clips = NULL;
-        character.clip_names = NULL;
-        character.clip_count = 0;
-    }
-    reach_fbx_free(&character);
+    if (reach_fbx_read_file(path, 0, &c, message, sizeof message) != REACH_OK) return cli_fail(err, "rig: %s", message);
+    int ok = take_character(object, &c.rig, &c.clips, &c.clip_names, &c.clip_count, err);
+    reach_fbx_free(&c);
     return ok;
 }
 
