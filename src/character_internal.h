@@ -8,4 +8,7 @@
  * parents: for a few bones, without a world array). */
 reach_transform reach__bone_world(const reach_skeleton *skeleton, const reach_transform *local, int bone);
 
+/* The humanoid role a full-body part (reach_body_part) is placed by: hips, head, hands, feet. */
+int reach__body_part_role(int part);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "character_internal.h"
 #include "internal.h"
 #include "settings_internal.h"
 #include "reach/aim.h"
@@ -41,6 +42,8 @@ reach_full_body_settings reach_full_body_default_settings(void) {
 static const int part_role[REACH_BODY_PART_COUNT] = {REACH_ROLE_HIPS,      REACH_ROLE_HEAD,
                                                      REACH_ROLE_LEFT_HAND, REACH_ROLE_RIGHT_HAND,
                                                      REACH_ROLE_LEFT_FOOT, REACH_ROLE_RIGHT_FOOT};
+
+int reach__body_part_role(int part) { return part_role[part]; }
 
 /* Upper bone, middle bone, end bone of the arms and legs, in reach_body_part order from the left hand. */
 static const int limb_roles[4][3] = {{REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_LEFT_LOWER_ARM, REACH_ROLE_LEFT_HAND},

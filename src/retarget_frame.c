@@ -2,13 +2,11 @@
  * the hips placed and scaled, planted feet held, then the full-body solve on the target. */
 #include <string.h>
 
+#include "character_internal.h"
 #include "internal.h"
 #include "reach/limits.h"
 #include "retarget_internal.h"
 
-static const int part_role[REACH_BODY_PART_COUNT] = {REACH_ROLE_HIPS,      REACH_ROLE_HEAD,
-                                                     REACH_ROLE_LEFT_HAND, REACH_ROLE_RIGHT_HAND,
-                                                     REACH_ROLE_LEFT_FOOT, REACH_ROLE_RIGHT_FOOT};
 /* The elbow or knee a hand's or foot's hint comes from. */
 static const int hint_role[REACH_BODY_PART_COUNT] = {-1,
                                                      -1,
@@ -126,7 +124,8 @@ static void place_feet(const reach_retarget *r, reach_real source_ground, reach_
         reach_vec3 position = foot->position;
         reach_real below = floor - reach_vec3_dot(position, t->up);
         if (below > 0) position = reach_vec3_add(position, reach_vec3_scale(t->up, below));
-        reach_vec3 source_foot = s->world[s->roles.bones[part_role[REACH_BODY_LEFT_FOOT + side]]].translation;
+        reach_vec3 source_foot =
+            s->world[s->roles.bones[reach__body_part_role(REACH_BODY_LEFT_FOOT + side)]].translation;
         reach_real lift = reach_vec3_dot(source_foot, s->up) - source_ground - stand;
         reach_real speed = r->frames > 0 ? reach_vec3_distance(source_foot, r->last_foot[side]) / dt : 0;
         int planted = r->settings.keep_contacts && lift <= r->settings.contact_height * s->leg &&
@@ -178,7 +177,7 @@ static void make_body_targets(const reach_retarget *r, reach_vec3 hips, reach_fu
     reach_vec3 source_hips = s->world[s->roles.bones[REACH_ROLE_HIPS]].translation;
     for (int p = 0; p < REACH_BODY_PART_COUNT; p++) {
         reach_body_target *target = &targets->parts[p];
-        int bone = t->roles.bones[part_role[p]];
+        int bone = t->roles.bones[reach__body_part_role(p)];
         int foot = p == REACH_BODY_LEFT_FOOT || p == REACH_BODY_RIGHT_FOOT;
         reach_vec3 from = hips, source_from = source_hips;
         reach_real scale = foot ? r->leg_scale : r->trunk_scale;
@@ -187,7 +186,8 @@ static void make_body_targets(const reach_retarget *r, reach_vec3 hips, reach_fu
             source_from = s->world[s->roles.bones[shoulder_role[p]]].translation;
             scale = r->arm_scale;
         }
-        reach_vec3 relative = reach_vec3_sub(s->world[s->roles.bones[part_role[p]]].translation, source_from);
+        reach_vec3 relative =
+            reach_vec3_sub(s->world[s->roles.bones[reach__body_part_role(p)]].translation, source_from);
         relative = reach_vec3_scale(reach_quat_rotate(r->axes, relative), scale);
         /* An arm stretched further than the target's can reach stops just short of straight. */
         reach_real length = reach_vec3_length(relative);
@@ -282,7 +282,8 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
         r->anchor[side] = contacts.anchor[side];
         r->release[side] = contacts.release[side];
         r->release_left[side] = contacts.release_left[side];
-        r->last_foot[side] = r->source.world[r->source.roles.bones[part_role[REACH_BODY_LEFT_FOOT + side]]].translation;
+        r->last_foot[side] =
+            r->source.world[r->source.roles.bones[reach__body_part_role(REACH_BODY_LEFT_FOOT + side)]].translation;
     }
     r->frames++;
     if (result) {
