@@ -24,7 +24,7 @@ static int print_frame(FILE *out, const char *clip_name, int frame, reach_real t
     cJSON_AddNumberToObject(line, "frame", frame);
     cJSON_AddNumberToObject(line, "time", (double)time);
     cJSON_AddStringToObject(line, "status", "ok");
-    cJSON_AddBoolToObject(line, "reached", r->body.reached);
+    cJSON_AddBoolToObject(line, "reached", r->reached);
     cJSON_AddNumberToObject(line, "residual", (double)r->body.residual);
     cJSON *planted = cJSON_AddArrayToObject(line, "planted");
     if (planted) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "reach/jacobian.h"
 #include "internal.h"
 #include "retarget_internal.h"
 #include "settings_internal.h"
@@ -16,6 +17,7 @@ reach_retarget_settings reach_retarget_default_settings(void) {
     s.contact_speed = REACH_R(0.4);
     s.release_time = REACH_R(0.15);
     s.keep_contacts = 1;
+    s.reach_tolerance = REACH_R(0.01);
     s.body = reach_full_body_default_settings();
     /* Half a millimetre on a human: a planted foot's joint then moves under 0.1 % of its leg a
      * frame, and a solve takes a fifth of the iterations the full-body default's tenth of that asks. */
@@ -30,12 +32,17 @@ size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleto
     size_t ns = (size_t)source->bone_count, nt = (size_t)target->bone_count;
     reach_retarget *r = (reach_retarget *)reach__arena_take(&arena, 1, sizeof(reach_retarget));
     reach_transform *source_arrays = (reach_transform *)reach__arena_take(&arena, 2 * ns, sizeof(reach_transform));
-    reach_transform *target_arrays = (reach_transform *)reach__arena_take(&arena, 7 * nt, sizeof(reach_transform));
+    reach_transform *target_arrays = (reach_transform *)reach__arena_take(&arena, 8 * nt, sizeof(reach_transform));
     int values = reach_skeleton_value_count(target);
     reach_real *value_arrays = (reach_real *)reach__arena_take(&arena, 2 * (size_t)values, sizeof(reach_real));
     reach_joint *joints = (reach_joint *)reach__arena_take(&arena, nt, sizeof(reach_joint));
     size_t body_size = reach_full_body_scratch_size(target);
     void *body = reach__arena_take(&arena, body_size, 1);
+    /* Sized for the skeleton's shape alone: the solved skeleton's joints (a fixed root made free) are
+     * not known yet. */
+    reach_skeleton shape = {target->bone_count, NULL, NULL, NULL};
+    size_t chain_size = reach_jacobian_scratch_size(&shape, 1);
+    void *chain = reach__arena_take(&arena, chain_size, 1);
     if (memory) {
         memset(r, 0, sizeof *r);
         r->source.rest_world = source_arrays;
@@ -47,12 +54,15 @@ size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleto
         r->work = target_arrays + 4 * nt;
         r->projected = target_arrays + 5 * nt;
         r->projected_world = target_arrays + 6 * nt;
+        r->solve_world = target_arrays + 7 * nt;
         r->value_count = values;
         r->values_last = value_arrays;
         r->values_carried = value_arrays + values;
         r->joints = joints;
         r->body_scratch = body;
         r->body_scratch_size = body_size;
+        r->chain_scratch = chain;
+        r->chain_scratch_size = chain_size;
         *out = r;
     }
     return reach__arena_need(&arena);
@@ -69,9 +79,9 @@ static reach_status check_retarget_settings(const reach_retarget_settings *s) {
     if (!reach_vec3_is_finite(s->source_up) || !reach_vec3_is_finite(s->source_forward) ||
         !reach_vec3_is_finite(s->target_up) || !reach_vec3_is_finite(s->target_forward) ||
         !reach_is_finite(s->contact_height) || !reach_is_finite(s->contact_speed) ||
-        !reach_is_finite(s->release_time) || !reach_is_finite(s->source_ground))
+        !reach_is_finite(s->release_time) || !reach_is_finite(s->source_ground) || !reach_is_finite(s->reach_tolerance))
         return REACH_ERROR_NOT_FINITE;
-    if (!(s->contact_height >= 0) || !(s->contact_speed >= 0) || !(s->release_time >= 0))
+    if (!(s->contact_height >= 0) || !(s->contact_speed >= 0) || !(s->release_time >= 0) || !(s->reach_tolerance >= 0))
         return REACH_ERROR_INVALID_ARGUMENT;
     /* Up and forward must span a plane. */
     if (reach_vec3_length(reach_vec3_cross(s->source_up, s->source_forward)) <= 0 ||
@@ -187,6 +197,12 @@ static void align_rest(reach_retarget *r) {
     }
 }
 
+int reach__retarget_role_of(const reach_humanoid *roles, int bone) {
+    for (int role = 0; role < REACH_ROLE_COUNT; role++)
+        if (roles->bones[role] == bone) return role;
+    return -1;
+}
+
 static int has_hinges(const reach_skeleton *s) {
     for (int b = 0; b < s->bone_count; b++)
         if (reach_skeleton_joint(s, b).type == REACH_JOINT_HINGE) return 1;
@@ -263,6 +279,10 @@ reach_status reach_retarget_init(const reach_skeleton *source, const reach_human
     r->trunk_scale = r->source.trunk > 0 ? r->target.trunk / r->source.trunk : r->leg_scale;
     r->arm_scale = r->source.arm > 0 ? r->target.arm / r->source.arm : r->leg_scale;
     align_rest(r);
+    reach__retarget_find_chains(r);
+    /* The full-body solve's measure of the body, which its tolerance is a ratio of. */
+    r->height = r->target.trunk + reach_vec3_distance(role_rest_point(&r->target, REACH_ROLE_HIPS),
+                                                      role_rest_point(&r->target, REACH_ROLE_LEFT_FOOT));
     reach_retarget_restart(r);
     *out = r;
     return REACH_OK;

@@ -32,12 +32,6 @@ static reach_status check_source_pose(int count, const reach_transform *pose) {
     return REACH_OK;
 }
 
-static int role_of(const reach_humanoid *roles, int bone) {
-    for (int role = 0; role < REACH_ROLE_COUNT; role++)
-        if (roles->bones[role] == bone) return role;
-    return -1;
-}
-
 /* Step 1: each role's bone turns from its aligned rest as the source's turns from its rest, in
  * world terms: W = A · (S · S0⁻¹) · A⁻¹ · align · T0. Bones without a role keep their rest. */
 static void carry(reach_retarget *r) {
@@ -47,7 +41,7 @@ static void carry(reach_retarget *r) {
     for (int b = 0; b < t->skeleton.bone_count; b++) {
         int parent = t->skeleton.parents[b];
         reach_transform local = t->skeleton.rest[b];
-        int role = role_of(&t->roles, b);
+        int role = reach__retarget_role_of(&t->roles, b);
         int from = role >= 0 ? s->roles.bones[role] : -1;
         if (from >= 0) {
             reach_quat turn = reach_quat_mul(reach_quat_normalize_safe(s->world[from].rotation),
@@ -245,6 +239,17 @@ static void start_pose(reach_retarget *r) {
         reach__retarget_hinge_start(r);
 }
 
+/* The largest distance of the head, a hand or a foot from its target, of the target's height
+ * (r->solve_world holding the answer's world transforms). */
+static reach_real key_point_miss(const reach_retarget *r, const reach_full_body_targets *targets) {
+    reach_real miss = 0;
+    for (int p = REACH_BODY_HEAD; p < REACH_BODY_PART_COUNT; p++) {
+        reach_vec3 at = r->solve_world[r->target.roles.bones[reach__body_part_role(p)]].translation;
+        miss = reach_max(miss, reach_vec3_distance(at, targets->parts[p].position));
+    }
+    return r->height > 0 ? miss / r->height : miss;
+}
+
 reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *source_pose, reach_real dt,
                                   reach_transform *target_pose, reach_retarget_result *result) {
     REACH_CHECK_ARG(r && source_pose && target_pose);
@@ -268,9 +273,19 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
     lower_to_reach(r, &targets);
     start_pose(r);
     reach_full_body_result body;
-    status = reach_full_body_solve(&r->target.skeleton, &r->target.roles, &targets, &r->settings.body, r->work,
-                                   r->body_scratch, r->body_scratch_size, &body);
+    status = reach__retarget_solve(r, &targets, &body);
     if (status != REACH_OK) return status;
+    reach_real miss = key_point_miss(r, &targets);
+    if (miss > r->settings.reach_tolerance) {
+        /* What the chains alone left beyond tolerance: the whole body, hips and all, from there. */
+        int chain_iterations = body.iterations;
+        status = reach_full_body_solve(&r->target.skeleton, &r->target.roles, &targets, &r->settings.body, r->work,
+                                       r->body_scratch, r->body_scratch_size, &body);
+        if (status != REACH_OK) return status;
+        body.iterations += chain_iterations;
+        reach_forward_kinematics(&r->target.skeleton, r->work, r->solve_world);
+        miss = key_point_miss(r, &targets);
+    }
 
     int bones = r->target.skeleton.bone_count;
     memcpy(target_pose, r->work, (size_t)bones * sizeof *target_pose);
@@ -290,6 +305,8 @@ reach_status reach_retarget_frame(reach_retarget *r, const reach_transform *sour
         result->planted[0] = contacts.planted[0];
         result->planted[1] = contacts.planted[1];
         result->body = body;
+        result->key_point_miss = miss;
+        result->reached = miss <= r->settings.reach_tolerance;
     }
     return REACH_OK;
 }

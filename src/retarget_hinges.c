@@ -9,12 +9,6 @@
 /* The longest chain of hinges ahead of a role's bone (a hip's or shoulder's three, a wrist's two). */
 #define MAX_CHAIN 8
 
-static int has_role(const reach_humanoid *roles, int bone) {
-    for (int role = 0; role < REACH_ROLE_COUNT; role++)
-        if (roles->bones[role] == bone) return 1;
-    return 0;
-}
-
 /* The hinges chain[0 .. count) (parents first, ending on a role's bone) turned, one at a time and
  * within their limits, so that the last one's world rotation comes nearest `want`: each hinge takes
  * the twist about its axis of the turn it lacks, A⁻¹ · want · B⁻¹, with A the rotation above it and
@@ -47,11 +41,12 @@ void reach__retarget_project_hinges(reach_retarget *r) {
     for (int b = 0; b < s->bone_count; b++) {
         local[b] = r->carried[b];
         reach_joint joint = reach_skeleton_joint(s, b);
-        if (joint.type == REACH_JOINT_HINGE && has_role(roles, b)) {
+        if (joint.type == REACH_JOINT_HINGE && reach__retarget_role_of(roles, b) >= 0) {
             /* The hinges without roles just above this role's bone turn with it. */
             int chain[MAX_CHAIN] = {b}, count = 1;
             for (int c = s->parents[b]; c >= 0 && count < MAX_CHAIN; c = s->parents[c]) {
-                if (reach_skeleton_joint(s, c).type != REACH_JOINT_HINGE || has_role(roles, c)) break;
+                if (reach_skeleton_joint(s, c).type != REACH_JOINT_HINGE || reach__retarget_role_of(roles, c) >= 0)
+                    break;
                 chain[count++] = c;
             }
             for (int i = 0; i < count / 2; i++) {

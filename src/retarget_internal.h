@@ -37,6 +37,13 @@ struct reach_retarget {
     reach_transform *work;
     void *body_scratch;
     size_t body_scratch_size;
+    /* The solve part by part (retarget_solve.c). */
+    reach_real height;            /* the target's hips to head plus hips to a foot, at rest */
+    int trunk_root;               /* the first bone below the hips toward the head; -1 none */
+    int chain_root[4];            /* each limb's first bone below the trunk (arms, then legs) */
+    reach_transform *solve_world; /* the world transforms of work */
+    void *chain_scratch;
+    size_t chain_scratch_size;
     /* Between frames. */
     int frames;
     reach_vec3 last_foot[2]; /* the source's foot joints last frame */
@@ -50,6 +57,14 @@ struct reach_retarget {
 void reach__retarget_project_hinges(reach_retarget *r);
 /* A robot: the solve's start in r->work, the last frame eased toward r->projected. */
 void reach__retarget_hinge_start(reach_retarget *r);
+
+/* The role `bone` plays; -1 none. */
+int reach__retarget_role_of(const reach_humanoid *roles, int bone);
+/* The trunk's and the limbs' chains of the target (r->target's skeleton and roles set). */
+void reach__retarget_find_chains(reach_retarget *r);
+/* Solves r->work (the start) for the targets, chain by chain (the hands' targets follow the
+ * shoulders as the trunk moves them); *out as the full-body solve reports. */
+reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *targets, reach_full_body_result *out);
 
 /* Lays the state out on memory (NULL: only counts); returns the bytes needed. */
 size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleton *target, void *memory,

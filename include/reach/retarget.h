@@ -55,6 +55,10 @@ typedef struct reach_retarget_settings {
      * ground: BVH files put the hips at the origin). Default not given. */
     int source_ground_given;
     reach_real source_ground;
+    /** A frame is reached when the head, hands and feet are each within this distance of their
+     * targets, as a ratio of the target's height (hips to head plus hips to a foot, at rest): a
+     * frame the chains leave beyond it is solved again by the whole body. Default 0.01. */
+    reach_real reach_tolerance;
     reach_full_body_settings body; /**< the full-body solve's settings */
     uint32_t made_by_defaults;     /**< set by reach_retarget_default_settings */
 } reach_retarget_settings;
@@ -67,7 +71,9 @@ typedef struct reach_retarget reach_retarget;
 /** What a frame did. */
 typedef struct reach_retarget_result {
     int planted[2];              /**< left, right: the foot was held planted this frame */
-    reach_full_body_result body; /**< the full-body solve's result */
+    int reached;                 /**< key_point_miss within the settings' reach_tolerance */
+    reach_real key_point_miss;   /**< the largest distance of head, hands, feet from their targets, of the height */
+    reach_full_body_result body; /**< the solve's own result: iterations, residuals, its tolerance met */
 } reach_retarget_result;
 
 /** Bytes of memory a retargeting from source onto target needs; 0 for a NULL skeleton. */
