@@ -36,6 +36,7 @@ size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleto
     int values = reach_skeleton_value_count(target);
     reach_real *value_arrays = (reach_real *)reach__arena_take(&arena, 2 * (size_t)values, sizeof(reach_real));
     reach_joint *joints = (reach_joint *)reach__arena_take(&arena, nt, sizeof(reach_joint));
+    int *bone_roles = (int *)reach__arena_take(&arena, nt, sizeof(int));
     size_t body_size = reach_full_body_scratch_size(target);
     void *body = reach__arena_take(&arena, body_size, 1);
     /* Sized for the skeleton's shape alone: the solved skeleton's joints (a fixed root made free) are
@@ -59,6 +60,7 @@ size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleto
         r->values_last = value_arrays;
         r->values_carried = value_arrays + values;
         r->joints = joints;
+        r->bone_role = bone_roles;
         r->body_scratch = body;
         r->body_scratch_size = body_size;
         r->chain_scratch = chain;
@@ -265,6 +267,8 @@ reach_status reach_retarget_init(const reach_skeleton *source, const reach_human
         if (target->parents[b] < 0 && r->joints[b].type == REACH_JOINT_FIXED) r->joints[b] = reach_joint_ball();
     }
     r->target.skeleton = *target;
+    for (int b = 0; b < target->bone_count; b++)
+        r->bone_role[b] = reach__retarget_role_of(target_roles, b);
     r->target.skeleton.joints = r->joints;
     r->robot = has_hinges(target);
     /* A character with ball joints only (as BVH and glTF give) gets natural limits: a knee or an

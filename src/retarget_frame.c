@@ -41,7 +41,7 @@ static void carry(reach_retarget *r) {
     for (int b = 0; b < t->skeleton.bone_count; b++) {
         int parent = t->skeleton.parents[b];
         reach_transform local = t->skeleton.rest[b];
-        int role = reach__retarget_role_of(&t->roles, b);
+        int role = r->bone_role[b];
         int from = role >= 0 ? s->roles.bones[role] : -1;
         if (from >= 0) {
             reach_quat turn = reach_quat_mul(reach_quat_normalize_safe(s->world[from].rotation),

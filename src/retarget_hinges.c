@@ -36,17 +36,15 @@ static void fit_chain(const reach_skeleton *s, const int *chain, int count, reac
 
 void reach__retarget_project_hinges(reach_retarget *r) {
     const reach_skeleton *s = &r->target.skeleton;
-    const reach_humanoid *roles = &r->target.roles;
     reach_transform *local = r->projected, *world = r->projected_world;
     for (int b = 0; b < s->bone_count; b++) {
         local[b] = r->carried[b];
         reach_joint joint = reach_skeleton_joint(s, b);
-        if (joint.type == REACH_JOINT_HINGE && reach__retarget_role_of(roles, b) >= 0) {
+        if (joint.type == REACH_JOINT_HINGE && r->bone_role[b] >= 0) {
             /* The hinges without roles just above this role's bone turn with it. */
             int chain[MAX_CHAIN] = {b}, count = 1;
             for (int c = s->parents[b]; c >= 0 && count < MAX_CHAIN; c = s->parents[c]) {
-                if (reach_skeleton_joint(s, c).type != REACH_JOINT_HINGE || reach__retarget_role_of(roles, c) >= 0)
-                    break;
+                if (reach_skeleton_joint(s, c).type != REACH_JOINT_HINGE || r->bone_role[c] >= 0) break;
                 chain[count++] = c;
             }
             for (int i = 0; i < count / 2; i++) {

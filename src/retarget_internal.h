@@ -28,6 +28,7 @@ struct reach_retarget {
     reach_real source_stand;    /* the source's foot joints' lowest height above its ground so far */
     int robot;                  /* the target has hinges: warm started, hands by position */
     reach_joint *joints;        /* the target's joints, fixed roots made free */
+    int *bone_role;             /* the role each target bone plays; -1 none */
     reach_transform *carried;   /* the pose of step 1 */
     reach_transform *projected; /* a robot: the carried pose brought into its hinges */
     reach_transform *projected_world;

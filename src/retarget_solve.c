@@ -79,17 +79,70 @@ static reach_status solve_chain(reach_retarget *r, int root, int bone, const rea
     return status;
 }
 
-/* A character's limb by the analytic two-bone solve in the carried bend plane, each bone then
- * brought inside its joint; 0 when the limb is not three bones in a row. */
+/* The turn about a hinge's axis k (world) that brings a limb's end to distance d from its root:
+ * with u = mid - root and v = end - mid, |u + R v|² = d² asks u · R v = (d² - |u|² - |v|²) / 2,
+ * that is c0 + A cos φ + B sin φ = W with v split along k and across it. Of the two turns, the
+ * one the hinge's limits allow, the smaller when both do. */
+static reach_real hinge_bend(reach_vec3 u, reach_vec3 v, reach_vec3 k, reach_real d, reach_real angle,
+                             const reach_joint *joint) {
+    reach_vec3 along = reach_vec3_scale(k, reach_vec3_dot(v, k)), across = reach_vec3_sub(v, along);
+    reach_real c0 = reach_vec3_dot(u, along), a = reach_vec3_dot(u, across),
+               b = reach_vec3_dot(u, reach_vec3_cross(k, across));
+    reach_real want = (d * d - reach_vec3_length_sq(u) - reach_vec3_length_sq(v)) / 2;
+    reach_real size = reach_sqrt(a * a + b * b);
+    if (!(size > 0)) return angle;
+    reach_real centre = reach_atan2(b, a), spread = reach_acos(reach_clamp((want - c0) / size, -1, 1));
+    reach_real best = angle, best_turn = REACH_R(1e30);
+    for (int sign = -1; sign <= 1; sign += 2) {
+        reach_real turn = centre + (reach_real)sign * spread;
+        while (turn > REACH_PI)
+            turn -= 2 * REACH_PI;
+        while (turn < -REACH_PI)
+            turn += 2 * REACH_PI;
+        reach_real to = angle + turn;
+        /* Outside the limits counts as a turn longer than any inside. */
+        reach_real cost = reach_fabs(turn) + (to < joint->min || to > joint->max ? 4 * REACH_PI : 0);
+        if (cost < best_turn) {
+            best_turn = cost;
+            best = reach_clamp(to, joint->min, joint->max);
+        }
+    }
+    return best;
+}
+
+/* A character's limb analytically: its middle joint bent so that the end lies at the target's
+ * distance from the root (about its hinge, or by the two-bone solve in the carried bend plane for
+ * a ball), then the upper bone swung onto the target; each bone kept inside its joint. 0 when the
+ * limb is not three bones in a row. r->solve_world is brought up to date. */
 static int place_limb(reach_retarget *r, const int *roles, const reach_body_target *part) {
     const reach_skeleton *s = &r->target.skeleton;
     reach_transform *world = r->solve_world, *local = r->work;
     int upper = r->target.roles.bones[roles[0]], middle = r->target.roles.bones[roles[1]],
         end = r->target.roles.bones[roles[2]];
     if (s->parents[middle] != upper || s->parents[end] != middle) return 0;
+    reach_joint joint = reach_skeleton_joint(s, middle);
+    reach_vec3 root = world[upper].translation;
+    if (joint.type == REACH_JOINT_HINGE) {
+        reach_quat rest = s->rest[middle].rotation;
+        reach_real angle =
+            reach_quat_twist_angle(reach_quat_mul(reach_quat_conjugate(rest), local[middle].rotation), joint.axis);
+        reach_vec3 k = reach_vec3_normalize_safe(reach_quat_rotate(world[middle].rotation, joint.axis), joint.axis);
+        angle = hinge_bend(reach_vec3_sub(world[middle].translation, root),
+                           reach_vec3_sub(world[end].translation, world[middle].translation), k,
+                           reach_vec3_distance(part->position, root), angle, &joint);
+        local[middle].rotation = reach_quat_mul(rest, reach_quat_from_axis_angle(joint.axis, angle));
+        reach_forward_kinematics(s, local, world);
+        reach_vec3 from = reach_vec3_normalize_safe(reach_vec3_sub(world[end].translation, root), reach_vec3_zero());
+        reach_vec3 to = reach_vec3_normalize_safe(reach_vec3_sub(part->position, root), from);
+        if (reach_vec3_length_sq(from) > 0)
+            set_world_rotation(s, world, local, upper,
+                               reach_quat_mul(reach_quat_shortest_arc(from, to), world[upper].rotation));
+        reach_forward_kinematics(s, local, world);
+        return 1;
+    }
     reach_two_bone_input in;
     memset(&in, 0, sizeof in);
-    in.root = world[upper].translation;
+    in.root = root;
     in.mid = world[middle].translation;
     in.end = world[end].translation;
     in.target = part->position;
@@ -101,6 +154,7 @@ static int place_limb(reach_retarget *r, const int *roles, const reach_body_targ
     set_world_rotation(s, world, local, upper, upper_world);
     world[upper].rotation = reach_quat_mul(world[s->parents[upper]].rotation, local[upper].rotation);
     set_world_rotation(s, world, local, middle, middle_world);
+    reach_forward_kinematics(s, local, world);
     return 1;
 }
 
@@ -146,7 +200,7 @@ reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *t
         int end = roles->bones[limb_roles[limb][2]];
         /* A part that counts more is held closer: a planted foot must not creep a tolerance a frame. */
         reach_real near = part->weight > 1 ? tolerance / part->weight : tolerance;
-        if (!r->robot && place_limb(r, limb_roles[limb], part)) reach_forward_kinematics(s, r->work, r->solve_world);
+        if (!r->robot) place_limb(r, limb_roles[limb], part);
         /* A robot's foot takes its rotation in its chain (an ankle of two hinges cannot alone). */
         int rotation = r->robot && part->use_rotation;
         int off = reach_vec3_distance(r->solve_world[end].translation, part->position) > near ||
