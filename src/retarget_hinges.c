@@ -15,7 +15,9 @@
  * B below. `parent` is the world rotation above the chain. */
 static void fit_chain(const reach_skeleton *s, const int *chain, int count, reach_quat parent, reach_quat want,
                       reach_transform *local) {
-    for (int sweep = 0; sweep < SWEEPS; sweep++) {
+    /* A lone hinge (a knee, an elbow) sees the same turn at every sweep: one settles it. */
+    int sweeps = count > 1 ? SWEEPS : 1;
+    for (int sweep = 0; sweep < sweeps; sweep++) {
         for (int k = 0; k < count; k++) {
             reach_quat above = parent;
             for (int i = 0; i < k; i++)

@@ -11,11 +11,16 @@
  *   2. the hips go where the source's are: their height above the standing feet and their travel
  *      from their rest place scaled by the ratio of leg lengths (hip joint to knee to foot joint,
  *      at rest), lowered where a foot would otherwise be out of the leg's reach;
- *   3. the full-body solver (full_body.h) places the head and feet where the source's are
- *      relative to its hips (scaled by the trunk's and the legs' ratios) and the hands where the
- *      source's are relative to its shoulders (scaled by the arms'), with the hips', feet's, and
- *      on characters the head's and hands', world rotations from step 1. Each limb keeps its own
- *      scale, so targets of other proportions reach their key points.
+ *   3. the head and feet go where the source's are relative to its hips (scaled by the trunk's and
+ *      the legs' ratios) and the hands where the source's are relative to its shoulders (scaled by
+ *      the arms'), with the hips', feet's, and on characters the head's and hands', world rotations
+ *      from step 1. Each limb keeps its own scale, so targets of other proportions reach their key
+ *      points. The carried pose is already near, so each chain is solved on its own: the trunk
+ *      for the head, then each limb from its hip or shoulder, a character's analytically (its
+ *      elbow or knee bent to the target's distance, the upper bone swung onto it, the end turned
+ *      by its own joint), a robot's chain of hinges by a Jacobian over that chain alone; only a
+ *      frame left with a key point beyond reach_tolerance goes to the full-body solver
+ *      (full_body.h).
  * A character whose joints are all balls (as BVH and glTF give) is solved with natural limits
  * (reach_humanoid_natural_joints): knees and elbows as hinges. A target with hinges (a robot from
  * URDF) keeps its joints and limits; its root, when fixed, moves as a floating base; step 1's
