@@ -51,6 +51,8 @@ static const int limb_roles[4][3] = {{REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_LEFT
                                      {REACH_ROLE_LEFT_UPPER_LEG, REACH_ROLE_LEFT_LOWER_LEG, REACH_ROLE_LEFT_FOOT},
                                      {REACH_ROLE_RIGHT_UPPER_LEG, REACH_ROLE_RIGHT_LOWER_LEG, REACH_ROLE_RIGHT_FOOT}};
 
+int reach__limb_role(int limb, int joint) { return limb_roles[limb][joint]; }
+
 /* The working copy: the skeleton under the slides, its pose, and the Jacobian's scratch. */
 typedef struct body_layout {
     int *parents;

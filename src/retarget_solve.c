@@ -14,12 +14,6 @@
 #include "reach/two_bone.h"
 #include "retarget_internal.h"
 
-/* The body parts of the four limbs, and each limb's upper, middle and end roles. */
-static const int limb_roles[4][3] = {{REACH_ROLE_LEFT_UPPER_ARM, REACH_ROLE_LEFT_LOWER_ARM, REACH_ROLE_LEFT_HAND},
-                                     {REACH_ROLE_RIGHT_UPPER_ARM, REACH_ROLE_RIGHT_LOWER_ARM, REACH_ROLE_RIGHT_HAND},
-                                     {REACH_ROLE_LEFT_UPPER_LEG, REACH_ROLE_LEFT_LOWER_LEG, REACH_ROLE_LEFT_FOOT},
-                                     {REACH_ROLE_RIGHT_UPPER_LEG, REACH_ROLE_RIGHT_LOWER_LEG, REACH_ROLE_RIGHT_FOOT}};
-
 /* Iterations a chain's Jacobian may take: it starts near its answer. */
 #define CHAIN_ITERATIONS 24
 
@@ -42,7 +36,7 @@ void reach__retarget_find_chains(reach_retarget *r) {
     const reach_skeleton *s = &r->target.skeleton;
     const reach_humanoid *roles = &r->target.roles;
     for (int limb = 0; limb < 4; limb++)
-        r->chain_root[limb] = chain_root(s, roles, roles->bones[limb_roles[limb][0]]);
+        r->chain_root[limb] = chain_root(s, roles, roles->bones[reach__limb_role(limb, 0)]);
     /* The trunk's chain: from the hips' child toward the head, down to the head. */
     int head = roles->bones[REACH_ROLE_HEAD], hips = roles->bones[REACH_ROLE_HIPS], below = -1;
     for (int b = head; b >= 0 && b != hips; b = s->parents[b])
@@ -51,8 +45,8 @@ void reach__retarget_find_chains(reach_retarget *r) {
 }
 
 /* Sets `bone`'s local rotation so its world rotation is `want`, as near as its joint allows. */
-static void set_world_rotation(const reach_skeleton *s, const reach_transform *world, reach_transform *local, int bone,
-                               reach_quat want) {
+static void turn_bone_to(const reach_skeleton *s, const reach_transform *world, reach_transform *local, int bone,
+                         reach_quat want) {
     int parent = s->parents[bone];
     reach_quat above = parent >= 0 ? world[parent].rotation : reach_quat_identity();
     reach_quat rotation = reach_quat_normalize_safe(reach_quat_mul(reach_quat_conjugate(above), want));
@@ -114,11 +108,12 @@ static reach_real hinge_bend(reach_vec3 u, reach_vec3 v, reach_vec3 k, reach_rea
  * distance from the root (about its hinge, or by the two-bone solve in the carried bend plane for
  * a ball), then the upper bone swung onto the target; each bone kept inside its joint. 0 when the
  * limb is not three bones in a row. r->solve_world is brought up to date. */
-static int place_limb(reach_retarget *r, const int *roles, const reach_body_target *part) {
+static int bend_limb(reach_retarget *r, int limb, const reach_body_target *part) {
     const reach_skeleton *s = &r->target.skeleton;
     reach_transform *world = r->solve_world, *local = r->work;
-    int upper = r->target.roles.bones[roles[0]], middle = r->target.roles.bones[roles[1]],
-        end = r->target.roles.bones[roles[2]];
+    int upper = r->target.roles.bones[reach__limb_role(limb, 0)],
+        middle = r->target.roles.bones[reach__limb_role(limb, 1)],
+        end = r->target.roles.bones[reach__limb_role(limb, 2)];
     if (s->parents[middle] != upper || s->parents[end] != middle) return 0;
     reach_joint joint = reach_skeleton_joint(s, middle);
     reach_vec3 root = world[upper].translation;
@@ -135,8 +130,8 @@ static int place_limb(reach_retarget *r, const int *roles, const reach_body_targ
         reach_vec3 from = reach_vec3_normalize_safe(reach_vec3_sub(world[end].translation, root), reach_vec3_zero());
         reach_vec3 to = reach_vec3_normalize_safe(reach_vec3_sub(part->position, root), from);
         if (reach_vec3_length_sq(from) > 0)
-            set_world_rotation(s, world, local, upper,
-                               reach_quat_mul(reach_quat_shortest_arc(from, to), world[upper].rotation));
+            turn_bone_to(s, world, local, upper,
+                         reach_quat_mul(reach_quat_shortest_arc(from, to), world[upper].rotation));
         reach_forward_kinematics(s, local, world);
         return 1;
     }
@@ -151,9 +146,9 @@ static int place_limb(reach_retarget *r, const int *roles, const reach_body_targ
     reach_quat upper_world = reach_quat_mul(out.root_rotation, world[upper].rotation);
     reach_quat middle_world =
         reach_quat_mul(out.mid_rotation, reach_quat_mul(out.root_rotation, world[middle].rotation));
-    set_world_rotation(s, world, local, upper, upper_world);
+    turn_bone_to(s, world, local, upper, upper_world);
     world[upper].rotation = reach_quat_mul(world[s->parents[upper]].rotation, local[upper].rotation);
-    set_world_rotation(s, world, local, middle, middle_world);
+    turn_bone_to(s, world, local, middle, middle_world);
     reach_forward_kinematics(s, local, world);
     return 1;
 }
@@ -183,7 +178,7 @@ reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *t
     int head_bone = roles->bones[REACH_ROLE_HEAD];
     reach_vec3 shoulders[2];
     for (int side = 0; side < 2; side++)
-        shoulders[side] = r->solve_world[roles->bones[limb_roles[side][0]]].translation;
+        shoulders[side] = r->solve_world[roles->bones[reach__limb_role(side, 0)]].translation;
     if (r->trunk_root >= 0 && reach_vec3_distance(r->solve_world[head_bone].translation, head->position) > tolerance) {
         if ((status = solve_chain(r, r->trunk_root, head_bone, head, 0, tolerance, &iterations)) != REACH_OK)
             return status;
@@ -191,16 +186,16 @@ reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *t
         for (int side = 0; side < 2; side++) {
             reach_body_target *hand = &targets->parts[REACH_BODY_LEFT_HAND + side];
             reach_vec3 moved =
-                reach_vec3_sub(r->solve_world[roles->bones[limb_roles[side][0]]].translation, shoulders[side]);
+                reach_vec3_sub(r->solve_world[roles->bones[reach__limb_role(side, 0)]].translation, shoulders[side]);
             hand->position = reach_vec3_add(hand->position, moved);
         }
     }
     for (int limb = 0; limb < 4; limb++) {
         const reach_body_target *part = &targets->parts[REACH_BODY_LEFT_HAND + limb];
-        int end = roles->bones[limb_roles[limb][2]];
+        int end = roles->bones[reach__limb_role(limb, 2)];
         /* A part that counts more is held closer: a planted foot must not creep a tolerance a frame. */
         reach_real near = part->weight > 1 ? tolerance / part->weight : tolerance;
-        if (!r->robot) place_limb(r, limb_roles[limb], part);
+        if (!r->robot) bend_limb(r, limb, part);
         /* A robot's foot takes its rotation in its chain (an ankle of two hinges cannot alone). */
         int rotation = r->robot && part->use_rotation;
         int off = reach_vec3_distance(r->solve_world[end].translation, part->position) > near ||
@@ -213,12 +208,12 @@ reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *t
             reach_forward_kinematics(s, r->work, r->solve_world);
         }
         if (part->use_rotation && !rotation) {
-            set_world_rotation(s, r->solve_world, r->work, end, part->rotation);
+            turn_bone_to(s, r->solve_world, r->work, end, part->rotation);
             reach_forward_kinematics(s, r->work, r->solve_world);
         }
     }
     if (head->use_rotation) {
-        set_world_rotation(s, r->solve_world, r->work, head_bone, head->rotation);
+        turn_bone_to(s, r->solve_world, r->work, head_bone, head->rotation);
         reach_forward_kinematics(s, r->work, r->solve_world);
     }
     reach_pose_apply_mimic(s, r->work);
