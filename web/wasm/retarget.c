@@ -99,8 +99,7 @@ int reach_wasm_retarget_frame(reach_real dt) {
     memcpy(pose, target_pose, sizeof(reach_transform) * (size_t)reach_retarget_target_skeleton(state)->bone_count);
     reach_wasm_model_posed();
     last = result;
-    reach_wasm_result report = {result.body.iterations, result.body.residual, result.body.reached, 0,
-                                reach_vec3_zero()};
+    reach_wasm_result report = {result.body.iterations, result.body.residual, result.reached, 0, reach_vec3_zero()};
     reach_wasm_report(&report);
     return REACH_OK;
 }
