@@ -84,12 +84,23 @@ static reach_retarget *start(const body *source, const body *target, const reach
     return r;
 }
 
-static void run(const body *source, const body *target, const reach_retarget_settings *settings) {
+/* Runs the clip; each frame's reached is its key_point_miss within the reach tolerance. Returns
+ * the frames reached. */
+static int run(const body *source, const body *target, const reach_retarget_settings *settings) {
     reach_retarget *r = start(source, target, settings);
-    for (int f = 0; f < source_clip.frame_count; f++)
+    reach_real tolerance = settings ? settings->reach_tolerance : reach_retarget_default_settings().reach_tolerance;
+    int reached = 0;
+    for (int f = 0; f < source_clip.frame_count; f++) {
         if (reach_retarget_frame(r, source_clip.poses[f], 1 / source_clip.frame_rate, target_poses[f], &results[f]) !=
             REACH_OK)
             fail_msg("frame %d", f);
+        reach_real miss = results[f].key_point_miss;
+        if (!(miss >= 0) || results[f].reached != (miss <= tolerance))
+            fail_msg("frame %d: reached %d with key points missing by %g of the height", f, results[f].reached,
+                     (double)miss);
+        reached += results[f].reached;
+    }
+    return reached;
 }
 
 /* The mean distance, over frames and the five key points, between where the target's are from its
@@ -195,9 +206,11 @@ static void onto(int style, uint64_t seed, int a_pose) {
     body_make(&rng, style, &target);
     proportion_like(&source, REACH_R(0.06), &rng, &target);
     if (a_pose) make_a_pose(&target);
-    run(&source, &target, NULL);
+    int reached = run(&source, &target, NULL);
     double error = key_point_error(&source, &target, reach_quat_identity());
-    print_message("    key-point error: %.4f of the height\n", error);
+    print_message("    key-point error: %.4f of the height; %d of %d frames reached\n", error, reached,
+                  source_clip.frame_count);
+    if (reached != source_clip.frame_count) fail_msg("%d frames not reached", source_clip.frame_count - reached);
     if (error > 0.04) fail_msg("key points off by %.4f of the height on average", error);
     check_smooth_and_rigid(&target);
     check_contacts(&target, reach_vec3_make(0, 1, 0));
@@ -349,6 +362,11 @@ static void bad_setup_refused(void **state) {
     s = reach_retarget_default_settings();
     s.contact_speed = (reach_real)NAN;
     assert_int_equal(set_up(&target, &source.roles, &target.roles, &s, need), REACH_ERROR_NOT_FINITE);
+    s = reach_retarget_default_settings();
+    s.reach_tolerance = (reach_real)NAN;
+    assert_int_equal(set_up(&target, &source.roles, &target.roles, &s, need), REACH_ERROR_NOT_FINITE);
+    s.reach_tolerance = -REACH_R(0.01);
+    assert_int_equal(set_up(&target, &source.roles, &target.roles, &s, need), REACH_ERROR_INVALID_ARGUMENT);
     assert_ptr_equal(kept, (reach_retarget *)&need);
     assert_int_equal(reach_retarget_memory_size(NULL, &target.rig.skeleton), 0);
 }
