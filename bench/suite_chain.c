@@ -121,31 +121,30 @@ static void make_cold(problem_set *set, bench_random *r) {
     }
 }
 
-/* Cold problems from bent starts: each solved from a random pose of its own. */
-static void make_bent(problem_set *set, bench_random *r) {
-    size_t bones = (size_t)set->chain->bones + 1;
-    set->starts = bench_calloc((size_t)set->count * bones, sizeof *set->starts);
-    for (int p = 0; p < set->count; p++) {
-        bench_chain_random_pose(set->chain, r, TARGET_BEND, set->pose);
-        set->targets[p] = bench_chain_end(set->chain, set->pose, set->world);
-        bench_chain_random_pose(set->chain, r, TARGET_BEND, &set->starts[(size_t)p * bones]);
-    }
+/* A bent start: every joint turned by up to TARGET_BEND, as the targets' poses are. */
+static void bent_start(const bench_chain *chain, bench_random *r, reach_transform *start) {
+    bench_chain_random_pose(chain, r, TARGET_BEND, start);
 }
 
-/* Cold problems from straight starts that are not the rest: each solved from the chain laid
- * straight along a random direction, its joints twisted about their bones (a chain's +y). */
-static void make_straight(problem_set *set, bench_random *r) {
+/* A straight start that is not the rest: the chain along a random direction, its joints
+ * twisted about their bones (a chain's +y). */
+static void straight_start(const bench_chain *chain, bench_random *r, reach_transform *start) {
+    reach_pose_rest(&chain->skeleton, start);
+    start[0].rotation = bench_random_rotation(r);
+    for (int i = 1; i < chain->bones; i++)
+        start[i].rotation =
+            reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), bench_random_real(r, -3.14159265, 3.14159265));
+}
+
+/* Cold problems each solved from a start of its own. */
+static void make_started(problem_set *set, bench_random *r,
+                         void (*make_start)(const bench_chain *, bench_random *, reach_transform *)) {
     size_t bones = (size_t)set->chain->bones + 1;
     set->starts = bench_calloc((size_t)set->count * bones, sizeof *set->starts);
     for (int p = 0; p < set->count; p++) {
         bench_chain_random_pose(set->chain, r, TARGET_BEND, set->pose);
         set->targets[p] = bench_chain_end(set->chain, set->pose, set->world);
-        reach_transform *start = &set->starts[(size_t)p * bones];
-        reach_pose_rest(&set->chain->skeleton, start);
-        start[0].rotation = bench_random_rotation(r);
-        for (int i = 1; i < set->chain->bones; i++)
-            start[i].rotation =
-                reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), bench_random_real(r, -3.14159265, 3.14159265));
+        make_start(set->chain, r, &set->starts[(size_t)p * bones]);
     }
 }
 
@@ -295,7 +294,7 @@ static void run_suite(bench_run *run, const chain_solver *solver, const chain_so
         problem_set *set = &sets[set_count];
         solvers[set_count++] = solver;
         set_init(set, solver, &chains[GROWTH_COUNT], "10/single/bent", quick ? QUICK_COLD : COLD_PROBLEMS, 1, rounds);
-        make_bent(set, &r);
+        make_started(set, &r, bent_start);
         add_reference_set(run, reference, set, "10/single/bent", sets, &set_count, solvers, rounds);
     }
     if (wanted(run, solver->name, "10/single/straight")) {
@@ -305,7 +304,7 @@ static void run_suite(bench_run *run, const chain_solver *solver, const chain_so
                  rounds);
         /* A stream of its own, so the sets made after it get the problems they had before it. */
         bench_random straight = {SEED ^ 0x57a1947u};
-        make_straight(set, &straight);
+        make_started(set, &straight, straight_start);
         add_reference_set(run, reference, set, "10/single/straight", sets, &set_count, solvers, rounds);
     }
     for (int g = 0; g < GROWTH_COUNT; g++) {
