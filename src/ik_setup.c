@@ -25,7 +25,7 @@ void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int ta
     ik->ccd.partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
     ik->kept_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
     ik->link_length = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
-    ik->link_before = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
+    ik->kept_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
 }
 
 /* ---- checking --------------------------------------------------------------------------- */

@@ -78,9 +78,8 @@ typedef struct reach__ik {
                                      hinges) or the guarded hand-off's (balls and cones only, so
                                      never both in one solve) */
     reach_real *link_length;      /* [bone_count]: |local translation| of each active bone */
-    reach_vec3 *link_before;      /* [bone_count]: free chain: each link in world space where the
-                                     rotations last held, for reach__ik_sync_rotations (which leaves
-                                     unit vectors there) */
+    reach_vec3 *kept_pos;         /* [bone_count]: positions to fall back to within one FABRIK
+                                     iteration (fabrik.c) */
     int free_chain;               /* one position target on a chain of freely turning joints */
     int lone_chain;               /* one position target (no orientation) at the end of a chain of
                                      three or more moving links: where the bridge from the root applies */
