@@ -22,21 +22,24 @@
  * numbers that do not wait for this link (ahead2 and ahead · gap) by one multiply and one
  * subtraction after it, where the new gap's own dot product would wait for the link, the
  * subtraction that makes the gap and then the dot. */
-static inline reach_vec3 lay_link(reach_vec3 *gap, reach_real *gap2, reach_vec3 ahead, reach_real ahead2,
-                                  reach_real length) {
+static inline packed_vec3 lay_link(packed_vec3 *gap, reach_real *gap2, packed_vec3 ahead, reach_real ahead2,
+                                   reach_real length) {
     reach_real d2 = *gap2;
     if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)) {
-        reach_vec3 link = reach_vec3_scale(reach_vec3_normalize_safe(*gap, reach_vec3_make(0, 1, 0)), length);
-        *gap = reach_vec3_sub(ahead, link);
-        *gap2 = reach_vec3_dot(*gap, *gap);
+        reach_vec3 direction, up = reach_vec3_make(0, 1, 0);
+        packed_store(&direction, *gap);
+        direction = reach_vec3_scale(reach_vec3_normalize_safe(direction, up), length);
+        packed_vec3 link = packed_load(&direction);
+        *gap = packed_sub(ahead, link);
+        *gap2 = packed_length_sq(*gap);
         return link;
     }
     reach_real f = length / d2 * reach_sqrt(d2);
-    reach_real sum = ahead2 + length * length, along = 2 * reach_vec3_dot(ahead, *gap);
-    reach_vec3 link = reach_vec3_scale(*gap, f);
-    *gap = reach_vec3_sub(ahead, link);
+    reach_real sum = ahead2 + length * length, along = 2 * packed_dot(ahead, *gap);
+    packed_vec3 link = packed_scale(*gap, f);
+    *gap = packed_sub(ahead, link);
     reach_real next2 = sum - f * along;
-    if (!(next2 >= CARRIED_SHARE * sum)) next2 = reach_vec3_dot(*gap, *gap);
+    if (!(next2 >= CARRIED_SHARE * sum)) next2 = packed_length_sq(*gap);
     *gap2 = next2;
     return link;
 }
@@ -47,14 +50,14 @@ static void free_backward(reach__ik *ik, reach_vec3 target) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
-    reach_vec3 placed = target, gap = reach_vec3_sub(pos[active[n - 1]], target);
-    reach_real gap2 = reach_vec3_dot(gap, gap);
-    pos[active[n]] = placed;
+    packed_vec3 placed = packed_load(&target), gap = packed_sub(packed_load(&pos[active[n - 1]]), placed);
+    reach_real gap2 = packed_length_sq(gap);
+    pos[active[n]] = target;
     for (int k = n - 1; k > 0; --k) {
-        reach_vec3 ahead = reach_vec3_sub(pos[active[k - 1]], placed);
-        placed = reach_vec3_add(
-            placed, lay_link(&gap, &gap2, ahead, reach_vec3_dot(ahead, ahead), ik->link_length[active[k + 1]]));
-        pos[active[k]] = placed;
+        packed_vec3 ahead = packed_sub(packed_load(&pos[active[k - 1]]), placed);
+        placed =
+            packed_add(placed, lay_link(&gap, &gap2, ahead, packed_length_sq(ahead), ik->link_length[active[k + 1]]));
+        packed_store(&pos[active[k]], placed);
     }
 }
 
@@ -64,11 +67,14 @@ static void free_backward(reach__ik *ik, reach_vec3 target) {
  * links span the gap (then the rest of the chain lies as the backward pass laid it, ending on
  * the target), 2 when the gap is just out of their span (laid straight toward e), 0 when they
  * cannot span it. */
-static int bridge(reach_vec3 a, reach_vec3 ae, reach_real d2, reach_vec3 hint, reach_real la, reach_real lb,
-                  reach_vec3 *out) {
+static int bridge(packed_vec3 packed_a, packed_vec3 packed_ae, reach_real d2, reach_vec3 hint, reach_real la,
+                  reach_real lb, reach_vec3 *out) {
     reach_real span = (la + lb) * (1 + REACH__STRAIGHT_SLACK);
     /* Most joints of an iteration cannot bridge: tell them on squares, with no root taken. */
     if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING) || d2 > span * span) return 0;
+    reach_vec3 a, ae;
+    packed_store(&a, packed_a);
+    packed_store(&ae, packed_ae);
     reach_real d = reach_sqrt(d2);
     if (d < reach_fabs(la - lb)) return 0;
     reach_vec3 u = reach_vec3_scale(ae, 1 / d);
@@ -98,27 +104,28 @@ static void free_forward(reach__ik *ik) {
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
     /* The joint just placed and the gap to the next, carried as in free_backward. */
-    reach_vec3 a = pos[active[0]], gap = reach_vec3_sub(pos[active[1]], a);
-    reach_real gap2 = reach_vec3_dot(gap, gap);
+    packed_vec3 a = packed_load(&pos[active[0]]), gap = packed_sub(packed_load(&pos[active[1]]), a);
+    reach_real gap2 = packed_length_sq(gap);
     for (int k = 0; k < n; ++k) {
         reach_real la = ik->link_length[active[k + 1]];
-        reach_vec3 ahead = reach_vec3_zero();
+        packed_vec3 ahead = packed_zero();
         reach_real ahead2 = 0;
         if (k + 2 <= n) {
-            ahead = reach_vec3_sub(pos[active[k + 2]], a);
-            ahead2 = reach_vec3_dot(ahead, ahead);
+            ahead = packed_sub(packed_load(&pos[active[k + 2]]), a);
+            ahead2 = packed_length_sq(ahead);
             reach_vec3 placed;
             int bridged = bridge(a, ahead, ahead2, pos[active[k + 1]], la, ik->link_length[active[k + 2]], &placed);
             if (bridged) {
-                pos[active[k + 1]] = a = placed;
+                pos[active[k + 1]] = placed;
                 if (bridged == 1) return;
-                gap = reach_vec3_sub(pos[active[k + 2]], a);
-                gap2 = reach_vec3_dot(gap, gap);
+                a = packed_load(&placed);
+                gap = packed_sub(packed_load(&pos[active[k + 2]]), a);
+                gap2 = packed_length_sq(gap);
                 continue;
             }
         }
-        a = reach_vec3_add(a, lay_link(&gap, &gap2, ahead, ahead2, la));
-        pos[active[k + 1]] = a;
+        a = packed_add(a, lay_link(&gap, &gap2, ahead, ahead2, la));
+        packed_store(&pos[active[k + 1]], a);
     }
 }
 
