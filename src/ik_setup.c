@@ -46,8 +46,7 @@ static reach_status check_settings(const reach_solver_settings *s, int bone_coun
 
 static reach_status check_pose(const reach_skeleton *skeleton, const reach_transform *pose) {
     for (int i = 0; i < skeleton->bone_count; ++i) {
-        if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation))
-            return REACH_ERROR_NOT_FINITE;
+        if (!packed_transform_is_finite(&pose[i])) return REACH_ERROR_NOT_FINITE;
         if (!(reach_quat_dot(pose[i].rotation, pose[i].rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
     }
     return REACH_OK;
