@@ -20,7 +20,7 @@
  * Each joint waits for the one before. length / √d2 is taken as length / d2 · √d2, so the root
  * and the division do not wait for each other; and the next gap's squared length comes from
  * numbers that do not wait for this link (ahead2 and ahead · gap) by one multiply and one
- * subtraction after it, where the new gap's own dot product would wait for the link, the
+ * subtraction after the root, where the new gap's own dot product would wait for the link, the
  * subtraction that makes the gap and then the dot. */
 static inline packed_vec3 lay_link(packed_vec3 *gap, reach_real *gap2, packed_vec3 ahead, reach_real ahead2,
                                    reach_real length) {
@@ -34,11 +34,12 @@ static inline packed_vec3 lay_link(packed_vec3 *gap, reach_real *gap2, packed_ve
         *gap2 = packed_length_sq(*gap);
         return link;
     }
-    reach_real f = length / d2 * reach_sqrt(d2);
-    reach_real sum = ahead2 + length * length, along = 2 * packed_dot(ahead, *gap);
+    reach_real root = reach_sqrt(d2), per = length / d2, f = per * root;
+    reach_real sum = ahead2 + length * length, along = packed_dot(ahead, *gap);
     packed_vec3 link = packed_scale(*gap, f);
     *gap = packed_sub(ahead, link);
-    reach_real next2 = sum - f * along;
+    /* 2 f along, with the factors from the division (faster than the root) taken first. */
+    reach_real next2 = sum - root * (2 * per * along);
     if (!(next2 >= CARRIED_SHARE * sum)) next2 = packed_length_sq(*gap);
     *gap2 = next2;
     return link;
