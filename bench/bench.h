@@ -72,6 +72,10 @@ const bench_machine *bench_machine_of(const bench_run *run);
 /* The statistics of a figure recorded earlier in this run; NULL when it was not recorded. */
 const bench_stats *bench_find(const bench_run *run, const char *name);
 
+/* Makes numerator and denominator wanted when the ratio `name` is: `--filter fabrik/speedup`
+ * then times what those ratios divide. Call before the suite decides what to measure. */
+void bench_want_ratio(bench_run *run, const char *name, const char *numerator, const char *denominator);
+
 /* Records numerator's median over denominator's, when both were measured in this run. */
 void bench_ratio(bench_run *run, const char *name, const char *numerator, const char *denominator);
 

@@ -44,6 +44,9 @@ struct bench_run {
     /* The probe's rate before every throughput round and after every per-solve span. */
     double *probe_rates;
     int probe_count, probe_capacity;
+    /* Figures wanted because a wanted ratio divides them (bench_want_ratio), as more filters. */
+    char **ratio_inputs;
+    int ratio_input_count, ratio_input_capacity;
 };
 
 /* The memory, or the end of the program with a message when there is none. */
@@ -357,6 +360,9 @@ int bench_run_finish(bench_run *run) {
         free(run->ratios[i].numerator);
         free(run->ratios[i].denominator);
     }
+    for (int i = 0; i < run->ratio_input_count; i++)
+        free(run->ratio_inputs[i]);
+    free(run->ratio_inputs);
     free(run->figures);
     free(run->ratios);
     free(run->probe_rates);
@@ -371,15 +377,31 @@ int bench_rounds(const bench_run *run) {
 
 int bench_is_quick(const bench_run *run) { return run->options.quick; }
 
+/* The name starts with the filter, or the filter lies inside it. */
+static int matches(const char *name, const char *filter) {
+    size_t name_length = strlen(name);
+    return strncmp(name, filter, strlen(filter)) == 0 ||
+           (strncmp(filter, name, name_length) == 0 && filter[name_length] == '/');
+}
+
 int bench_wants(const bench_run *run, const char *name) {
     if (run->options.filter_count == 0) return 1;
-    size_t name_length = strlen(name);
-    for (int i = 0; i < run->options.filter_count; i++) {
-        const char *filter = run->options.filters[i];
-        if (strncmp(name, filter, strlen(filter)) == 0) return 1;
-        if (strncmp(filter, name, name_length) == 0 && filter[name_length] == '/') return 1;
-    }
+    for (int i = 0; i < run->options.filter_count; i++)
+        if (matches(name, run->options.filters[i])) return 1;
+    for (int i = 0; i < run->ratio_input_count; i++)
+        if (matches(name, run->ratio_inputs[i])) return 1;
     return 0;
+}
+
+void bench_want_ratio(bench_run *run, const char *name, const char *numerator, const char *denominator) {
+    if (run->options.filter_count == 0 || !bench_wants(run, name)) return;
+    const char *inputs[2] = {numerator, denominator};
+    for (int i = 0; i < 2; i++) {
+        if (bench_wants(run, inputs[i])) continue;
+        run->ratio_inputs =
+            reserve(run->ratio_inputs, run->ratio_input_count, &run->ratio_input_capacity, sizeof *run->ratio_inputs);
+        run->ratio_inputs[run->ratio_input_count++] = copy_string(inputs[i]);
+    }
 }
 
 static const figure *add_figure(bench_run *run, const char *name, const char *unit, bench_stats stats) {

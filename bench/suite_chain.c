@@ -6,9 +6,13 @@
  *                           moved a little (each joint of the pose that made it turned by ≤ 1°)
  *   SOLVER/10/single/bent   10 bones, every solve from a bent start of its own (every joint
  *                           turned by up to 60° from the rest, as the targets' poses are)
+ *   SOLVER/10/single/straight  10 bones, every solve from a straight start of its own that is
+ *                           not the rest: the chain along a random direction (the root turned
+ *                           by a random rotation), every other joint twisted about its bone by
+ *                           a random angle
  *   SOLVER/N/single         N = 4 … 256 bones, cold: how time and iterations grow
  *
- * FABRIK's three 10-bone sets are also solved by a textbook FABRIK (reference_fabrik.h) on the
+ * FABRIK's four 10-bone sets are also solved by a textbook FABRIK (reference_fabrik.h) on the
  * same targets and starts, as fabrik/textbook/10/single/..., in turn with reach's sets.
  *
  * Targets are the end of a random pose (every joint bent by up to 60°), so all are reachable.
@@ -117,14 +121,30 @@ static void make_cold(problem_set *set, bench_random *r) {
     }
 }
 
-/* Cold problems from bent starts: each solved from a random pose of its own. */
-static void make_bent(problem_set *set, bench_random *r) {
+/* A bent start: every joint turned by up to TARGET_BEND, as the targets' poses are. */
+static void bent_start(const bench_chain *chain, bench_random *r, reach_transform *start) {
+    bench_chain_random_pose(chain, r, TARGET_BEND, start);
+}
+
+/* A straight start that is not the rest: the chain along a random direction, its joints
+ * twisted about their bones (a chain's +y). */
+static void straight_start(const bench_chain *chain, bench_random *r, reach_transform *start) {
+    reach_pose_rest(&chain->skeleton, start);
+    start[0].rotation = bench_random_rotation(r);
+    for (int i = 1; i < chain->bones; i++)
+        start[i].rotation =
+            reach_quat_from_axis_angle(reach_vec3_make(0, 1, 0), bench_random_real(r, -3.14159265, 3.14159265));
+}
+
+/* Cold problems each solved from a start of its own. */
+static void make_started(problem_set *set, bench_random *r,
+                         void (*make_start)(const bench_chain *, bench_random *, reach_transform *)) {
     size_t bones = (size_t)set->chain->bones + 1;
     set->starts = bench_calloc((size_t)set->count * bones, sizeof *set->starts);
     for (int p = 0; p < set->count; p++) {
         bench_chain_random_pose(set->chain, r, TARGET_BEND, set->pose);
         set->targets[p] = bench_chain_end(set->chain, set->pose, set->world);
-        bench_chain_random_pose(set->chain, r, TARGET_BEND, &set->starts[(size_t)p * bones]);
+        make_start(set->chain, r, &set->starts[(size_t)p * bones]);
     }
 }
 
@@ -249,8 +269,8 @@ static void run_suite(bench_run *run, const chain_solver *solver, const chain_so
     int quick = bench_is_quick(run), rounds = bench_rounds(run);
     bench_random r = {SEED};
     bench_chain chains[GROWTH_COUNT + 1];
-    problem_set sets[GROWTH_COUNT + 6];
-    const chain_solver *solvers[GROWTH_COUNT + 6];
+    problem_set sets[GROWTH_COUNT + 8];
+    const chain_solver *solvers[GROWTH_COUNT + 8];
     int set_count = 0;
 
     /* The 10-bone chain, cold, warm and from bent starts. */
@@ -274,8 +294,18 @@ static void run_suite(bench_run *run, const chain_solver *solver, const chain_so
         problem_set *set = &sets[set_count];
         solvers[set_count++] = solver;
         set_init(set, solver, &chains[GROWTH_COUNT], "10/single/bent", quick ? QUICK_COLD : COLD_PROBLEMS, 1, rounds);
-        make_bent(set, &r);
+        make_started(set, &r, bent_start);
         add_reference_set(run, reference, set, "10/single/bent", sets, &set_count, solvers, rounds);
+    }
+    if (wanted(run, solver->name, "10/single/straight")) {
+        problem_set *set = &sets[set_count];
+        solvers[set_count++] = solver;
+        set_init(set, solver, &chains[GROWTH_COUNT], "10/single/straight", quick ? QUICK_COLD : COLD_PROBLEMS, 1,
+                 rounds);
+        /* A stream of its own, so the sets made after it get the problems they had before it. */
+        bench_random straight = {SEED ^ 0x57a1947u};
+        make_started(set, &straight, straight_start);
+        add_reference_set(run, reference, set, "10/single/straight", sets, &set_count, solvers, rounds);
     }
     for (int g = 0; g < GROWTH_COUNT; g++) {
         int bones = growth_bones[g];
@@ -316,11 +346,18 @@ static void run_suite(bench_run *run, const chain_solver *solver, const chain_so
 void bench_suite_fabrik(bench_run *run) {
     const chain_solver fabrik = {"fabrik", reach_fabrik_solve, reach_fabrik_scratch_size};
     const chain_solver textbook = {"fabrik/textbook", reference_fabrik_solve, reference_fabrik_scratch_size};
+    /* Textbook time over reach's: how many times faster reach is, from each start. */
+    static const char *const starts[] = {"cold", "warm", "bent", "straight"};
+    char names[4][3][64];
+    for (int k = 0; k < 4; k++) {
+        snprintf(names[k][0], sizeof names[k][0], "fabrik/speedup/%s", starts[k]);
+        snprintf(names[k][1], sizeof names[k][1], "fabrik/textbook/10/single/%s", starts[k]);
+        snprintf(names[k][2], sizeof names[k][2], "fabrik/10/single/%s", starts[k]);
+        bench_want_ratio(run, names[k][0], names[k][1], names[k][2]);
+    }
     run_suite(run, &fabrik, &textbook);
-    /* Textbook time over reach's: how many times faster reach is. */
-    bench_ratio(run, "fabrik/speedup/cold", "fabrik/textbook/10/single/cold", "fabrik/10/single/cold");
-    bench_ratio(run, "fabrik/speedup/warm", "fabrik/textbook/10/single/warm", "fabrik/10/single/warm");
-    bench_ratio(run, "fabrik/speedup/bent", "fabrik/textbook/10/single/bent", "fabrik/10/single/bent");
+    for (int k = 0; k < 4; k++)
+        bench_ratio(run, names[k][0], names[k][1], names[k][2]);
 }
 
 void bench_suite_ccd(bench_run *run) {

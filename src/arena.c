@@ -16,11 +16,4 @@ reach__arena reach__arena_make(void *base) {
     return arena;
 }
 
-void *reach__arena_take(reach__arena *arena, size_t count, size_t size) {
-    void *piece = arena->base ? arena->base + arena->used : NULL;
-    size_t bytes = count * size;
-    arena->used += (bytes + (REACH__ARENA_ALIGN - 1)) & ~(size_t)(REACH__ARENA_ALIGN - 1);
-    return piece;
-}
-
 size_t reach__arena_need(const reach__arena *arena) { return arena->used + (REACH__ARENA_ALIGN - 1); }

@@ -222,14 +222,14 @@ int reach__fabrik_iterate(reach__ik *ik) {
          * Where they do not let it reach, the plain forward pass goes from the backward pass's
          * places instead (kept in buffers the passes do not use between iterations). */
         for (int k = 0; k < ik->active_count; ++k) {
-            ik->link_before[ik->active[k]] = ik->pos[ik->active[k]];
+            ik->kept_pos[ik->active[k]] = ik->pos[ik->active[k]];
             ik->fabrik.sum_rot[ik->active[k]] = ik->rot[ik->active[k]];
         }
         if (reach__ik_root_bridge(ik, root_joint(ik))) {
             int limited = forward(ik, NULL);
             if (reach__ik_target_distance(ik, 0) <= ik->tolerance) return limited;
             for (int k = 0; k < ik->active_count; ++k) {
-                ik->pos[ik->active[k]] = ik->link_before[ik->active[k]];
+                ik->pos[ik->active[k]] = ik->kept_pos[ik->active[k]];
                 ik->rot[ik->active[k]] = ik->fabrik.sum_rot[ik->active[k]];
             }
         }

@@ -5,46 +5,77 @@
  * needs them (reach__ik_sync_rotations). */
 #include "fabrik_internal.h"
 
-/* The vector `length` long along d (along +y where d vanishes: any direction keeps the length).
- * length / √d2 is taken as length / d2 · √d2: the root and the division do not wait for each
- * other. */
-static inline reach_vec3 stretched(reach_vec3 d, reach_real length) {
-    reach_real d2 = reach_vec3_dot(d, d);
-    if (d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)
-        return reach_vec3_scale(d, length / d2 * reach_sqrt(d2));
-    return reach_vec3_scale(reach_vec3_normalize_safe(d, reach_vec3_make(0, 1, 0)), length);
+/* A gap's squared length carried from the one before, |ahead − link|² as |ahead|² + length² −
+ * 2 f (ahead · gap), is taken where it is at least a quarter of |ahead|² + length²: there the
+ * terms it cancels are at most eight times it, a few roundings in all. Nearer (the joint just
+ * laid close to the next one's old place) it is taken afresh from the vector. */
+#define CARRIED_SHARE REACH_R(0.25)
+
+/* Lays one link of a pass: `length` along *gap, the vector from the joint just placed to the
+ * next one's old place, *gap2 its squared length (along +y where the gap vanishes: any
+ * direction keeps the length). Returns the link and leaves in *gap and *gap2 the gap from the
+ * new joint to the end of `ahead` (the vector from the joint just placed to the old place of the
+ * joint after next, ahead2 its squared length).
+ *
+ * Each joint waits for the one before. length / √d2 is taken as length / d2 · √d2, so the root
+ * and the division do not wait for each other; and the next gap's squared length comes from
+ * numbers that do not wait for this link (ahead2 and ahead · gap) by one multiply and one
+ * subtraction after the root, where the new gap's own dot product would wait for the link, the
+ * subtraction that makes the gap and then the dot. */
+static inline packed_vec3 lay_link(packed_vec3 *gap, reach_real *gap2, packed_vec3 ahead, reach_real ahead2,
+                                   reach_real length) {
+    reach_real d2 = *gap2;
+    if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING)) {
+        reach_vec3 direction, up = reach_vec3_make(0, 1, 0);
+        packed_store(&direction, *gap);
+        direction = reach_vec3_scale(reach_vec3_normalize_safe(direction, up), length);
+        packed_vec3 link = packed_load(&direction);
+        *gap = packed_sub(ahead, link);
+        *gap2 = packed_length_sq(*gap);
+        return link;
+    }
+    reach_real root = reach_sqrt(d2), per = length / d2, f = per * root;
+    reach_real sum = ahead2 + length * length, along = packed_dot(ahead, *gap);
+    packed_vec3 link = packed_scale(*gap, f);
+    *gap = packed_sub(ahead, link);
+    /* 2 f along, with the factors from the division (faster than the root) taken first. */
+    reach_real next2 = sum - root * (2 * per * along);
+    if (!(next2 >= CARRIED_SHARE * sum)) next2 = packed_length_sq(*gap);
+    *gap2 = next2;
+    return link;
 }
 
 /* The chain's joints tip to root: the tip on the target, each joint pulled toward its place
- * one link from the joint below. The root stays. Each joint waits for the one before, so the
- * pass carries the gap from the joint just placed to the next one's old place as that joint's
- * gap to the one before less the link laid: after the root and the division, one multiply and
- * one subtraction stand between two joints. */
+ * one link from the joint below. The root stays. */
 static void free_backward(reach__ik *ik, reach_vec3 target) {
     const int *active = ik->active;
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
-    reach_vec3 placed = target, gap = reach_vec3_sub(pos[active[n - 1]], target);
-    pos[active[n]] = placed;
+    packed_vec3 placed = packed_load(&target), gap = packed_sub(packed_load(&pos[active[n - 1]]), placed);
+    reach_real gap2 = packed_length_sq(gap);
+    pos[active[n]] = target;
     for (int k = n - 1; k > 0; --k) {
-        reach_vec3 link = stretched(gap, ik->link_length[active[k + 1]]);
-        reach_vec3 ahead = reach_vec3_sub(pos[active[k - 1]], placed);
-        placed = reach_vec3_add(placed, link);
-        pos[active[k]] = placed;
-        gap = reach_vec3_sub(ahead, link);
+        packed_vec3 ahead = packed_sub(packed_load(&pos[active[k - 1]]), placed);
+        placed =
+            packed_add(placed, lay_link(&gap, &gap2, ahead, packed_length_sq(ahead), ik->link_length[active[k + 1]]));
+        packed_store(&pos[active[k]], placed);
     }
 }
 
 /* Where joint k + 1 goes from joint k at a so that it also sits one link from e, the joint
- * k + 2 where the backward pass left it: on the circle of such points, the one nearest the
- * backward pass's joint k + 1 (hint). Returns 1 when the two links span the gap (then the rest
- * of the chain lies as the backward pass laid it, ending on the target), 2 when the gap is
- * just out of their span (laid straight toward e), 0 when they cannot span it. */
-static int bridge(reach_vec3 a, reach_vec3 e, reach_vec3 hint, reach_real la, reach_real lb, reach_vec3 *out) {
-    reach_vec3 ae = reach_vec3_sub(e, a);
-    reach_real d2 = reach_vec3_dot(ae, ae), span = (la + lb) * (1 + REACH__STRAIGHT_SLACK);
+ * k + 2 where the backward pass left it (ae = e − a, d2 its squared length): on the circle of
+ * such points, the one nearest the backward pass's joint k + 1 (hint). Returns 1 when the two
+ * links span the gap (then the rest of the chain lies as the backward pass laid it, ending on
+ * the target), 2 when the gap is just out of their span (laid straight toward e), 0 when they
+ * cannot span it. */
+static int bridge(packed_vec3 packed_a, packed_vec3 packed_ae, reach_real d2, reach_vec3 hint, reach_real la,
+                  reach_real lb, reach_vec3 *out) {
+    reach_real span = (la + lb) * (1 + REACH__STRAIGHT_SLACK);
     /* Most joints of an iteration cannot bridge: tell them on squares, with no root taken. */
     if (!(d2 > REACH__SQUARE_FLOOR && d2 < REACH__SQUARE_CEILING) || d2 > span * span) return 0;
+    reach_vec3 a, ae;
+    packed_store(&a, packed_a);
+    packed_store(&ae, packed_ae);
     reach_real d = reach_sqrt(d2);
     if (d < reach_fabs(la - lb)) return 0;
     reach_vec3 u = reach_vec3_scale(ae, 1 / d);
@@ -74,38 +105,35 @@ static void free_forward(reach__ik *ik) {
     reach_vec3 *pos = ik->pos;
     int n = ik->active_count - 1;
     /* The joint just placed and the gap to the next, carried as in free_backward. */
-    reach_vec3 a = pos[active[0]], gap = reach_vec3_sub(pos[active[1]], a);
+    packed_vec3 a = packed_load(&pos[active[0]]), gap = packed_sub(packed_load(&pos[active[1]]), a);
+    reach_real gap2 = packed_length_sq(gap);
     for (int k = 0; k < n; ++k) {
         reach_real la = ik->link_length[active[k + 1]];
-        int more = k + 2 <= n;
-        if (more) {
+        packed_vec3 ahead = packed_zero();
+        reach_real ahead2 = 0;
+        if (k + 2 <= n) {
+            ahead = packed_sub(packed_load(&pos[active[k + 2]]), a);
+            ahead2 = packed_length_sq(ahead);
             reach_vec3 placed;
-            int bridged =
-                bridge(a, pos[active[k + 2]], pos[active[k + 1]], la, ik->link_length[active[k + 2]], &placed);
+            int bridged = bridge(a, ahead, ahead2, pos[active[k + 1]], la, ik->link_length[active[k + 2]], &placed);
             if (bridged) {
-                pos[active[k + 1]] = a = placed;
+                pos[active[k + 1]] = placed;
                 if (bridged == 1) return;
-                gap = reach_vec3_sub(pos[active[k + 2]], a);
+                a = packed_load(&placed);
+                gap = packed_sub(packed_load(&pos[active[k + 2]]), a);
+                gap2 = packed_length_sq(gap);
                 continue;
             }
         }
-        reach_vec3 link = stretched(gap, la);
-        reach_vec3 ahead = more ? reach_vec3_sub(pos[active[k + 2]], a) : reach_vec3_zero();
-        a = reach_vec3_add(a, link);
-        pos[active[k + 1]] = a;
-        gap = reach_vec3_sub(ahead, link);
+        a = packed_add(a, lay_link(&gap, &gap2, ahead, ahead2, la));
+        packed_store(&pos[active[k + 1]], a);
     }
 }
 
 int reach__fabrik_chain_iterate(reach__ik *ik) {
     reach_vec3 target = ik->targets[0].position, root = ik->pos[ik->root];
     reach_vec3 offset = reach_vec3_sub(target, root);
-    if (!ik->rotations_stale) {
-        /* Where each link points while the rotations still hold, for the swing that recovers
-         * them: the joints' positions came from those rotations. */
-        for (int k = 1; k < ik->active_count; ++k)
-            ik->link_before[ik->active[k]] = reach_vec3_sub(ik->pos[ik->active[k]], ik->pos[ik->active[k - 1]]);
-    }
+    /* The rotations stay as they were until reach__ik_sync_rotations recovers them. */
     ik->rotations_stale = 1;
     int arc = ik->fabrik.arc_start;
     ik->fabrik.arc_start = 0;

@@ -9,24 +9,23 @@ void reach__ik_sync_rotations(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
     packed_quat parent_rot = packed_quat_load(&ik->above_root);
     int n = ik->active_count - 1;
-    /* Three passes: where each link pointed, as a unit vector; down the chain of joints, each
-     * placed from the one before, with the world rotations; then the local rotations. Only the
-     * middle one waits on itself from bone to bone: work that does not is kept out of its loop,
-     * where it would queue behind that chain of waits. */
-    for (int k = 1; k <= n; ++k)
-        packed_store(&ik->link_before[ik->active[k]],
-                     reach__packed_unit(packed_load(&ik->link_before[ik->active[k]]), packed_zero()));
-    packed_vec3 joint = packed_load(&ik->pos[ik->active[0]]);
+    /* One pass. Bone b turns by the smallest swing from where its link to c pointed while the
+     * rotations held (c's local translation turned by b's world rotation, still in ik->rot: a unit
+     * vector once divided by the link's length, with no square root) to where the iterations
+     * left it (from b's solved joint to c's). No bone's swing waits on another's: only the joints,
+     * each placed one link along that line from the one placed before (where the swing takes the
+     * link, to rounding, so what rounding the chain gathered is not passed on), and the local
+     * rotations, each the world rotation under its parent's, follow the chain. */
+    packed_vec3 solved = packed_load(&ik->pos[ik->active[0]]), joint = solved;
     for (int k = 0; k < n; ++k) {
         int b = ik->active[k], c = ik->active[k + 1];
-        /* The smallest swing from where the link to c pointed to where it points now, from b's
-         * joint as the swings above placed it: c's joint then lies one link along that line (where
-         * the swing takes the link, to rounding), so what rounding the chain gathered is not
-         * passed on. */
-        packed_vec3 now = packed_load(&ik->link_before[c]);
-        packed_vec3 wanted = reach__packed_unit(packed_sub(packed_load(&ik->pos[c]), joint), now);
+        reach_real length = ik->link_length[c];
+        packed_vec3 next = packed_load(&ik->pos[c]);
         packed_quat world = packed_quat_load(&ik->rot[b]);
-        if (packed_length_sq(now) > 0) {
+        if (length > 0) {
+            packed_vec3 now =
+                packed_scale(packed_quat_rotate(world, packed_load(&ik->local[c].translation)), 1 / length);
+            packed_vec3 wanted = reach__packed_unit(packed_sub(next, solved), now);
             /* The swing as packed_quat_shortest_arc makes it, less its normalisation: the product
              * with the unit rotation before it is normalised anyway, and its length is the
              * swing's. */
@@ -36,16 +35,14 @@ void reach__ik_sync_rotations(reach__ik *ik) {
                                     ? packed_quat_shortest_arc(now, wanted)
                                     : packed_quat_make(packed_cross(now, sum), w);
             world = reach__packed_quat_unit(packed_quat_mul(swing, world));
+            joint = packed_mad(joint, wanted, length);
         }
         packed_quat_store(&ik->rot[b], world);
-        joint = packed_mad(joint, wanted, ik->link_length[c]);
-        packed_store(&ik->pos[c], joint);
-    }
-    for (int k = 0; k < n; ++k) {
-        packed_quat world = packed_quat_load(&ik->rot[ik->active[k]]);
-        packed_quat_store(&ik->local[ik->active[k]].rotation,
+        packed_quat_store(&ik->local[b].rotation,
                           reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
         parent_rot = world;
+        solved = next;
+        packed_store(&ik->pos[c], joint);
     }
     /* The tip keeps its wanted world rotation as nearly as its joint allows. */
     int tip = ik->active[n];

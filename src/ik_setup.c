@@ -25,7 +25,7 @@ void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int ta
     ik->ccd.partner = (reach_vec3 *)reach__arena_take(arena, t, sizeof(reach_vec3));
     ik->kept_rot = (reach_quat *)reach__arena_take(arena, n, sizeof(reach_quat));
     ik->link_length = (reach_real *)reach__arena_take(arena, n, sizeof(reach_real));
-    ik->link_before = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
+    ik->kept_pos = (reach_vec3 *)reach__arena_take(arena, n, sizeof(reach_vec3));
 }
 
 /* ---- checking --------------------------------------------------------------------------- */
@@ -46,8 +46,7 @@ static reach_status check_settings(const reach_solver_settings *s, int bone_coun
 
 static reach_status check_pose(const reach_skeleton *skeleton, const reach_transform *pose) {
     for (int i = 0; i < skeleton->bone_count; ++i) {
-        if (!reach_quat_is_finite(pose[i].rotation) || !reach_vec3_is_finite(pose[i].translation))
-            return REACH_ERROR_NOT_FINITE;
+        if (!packed_transform_is_finite(&pose[i])) return REACH_ERROR_NOT_FINITE;
         if (!(reach_quat_dot(pose[i].rotation, pose[i].rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
     }
     return REACH_OK;
@@ -98,7 +97,35 @@ static void mark_path(reach__ik *ik, int bone, reach_real weight) {
     }
 }
 
+/* One position target: the moving bones are the path from the root to its bone, each the one
+ * moving child of the one before, laid out as build_active_set lays out any set (the marks and
+ * weights of the bones off the path, which nothing reads, are left). */
+static void build_active_path(reach__ik *ik) {
+    const reach_skeleton *sk = ik->skeleton;
+    int n = sk->bone_count, count = 1, tip = ik->targets[0].bone;
+    for (int b = tip; b != ik->root; b = sk->parents[b])
+        ++count;
+    ik->active_count = count;
+    for (int b = tip, k = count - 1; k >= 0; b = sk->parents[b], --k) {
+        ik->active[k] = b;
+        ik->weight[b] = ik->targets[0].weight;
+    }
+    /* Bone b's row starts after the children of the path's bones before it. */
+    int row = 0;
+    for (int b = 0; b <= n; ++b) {
+        ik->child_start[b] = row;
+        if (row < count - 1 && ik->active[row] == b) {
+            ik->children[row] = ik->active[row + 1];
+            ++row;
+        }
+    }
+}
+
 static void build_active_set(reach__ik *ik) {
+    if (ik->target_count == 1 && ik->targets[0].kind == REACH_TARGET_POSITION) {
+        build_active_path(ik);
+        return;
+    }
     const reach_skeleton *sk = ik->skeleton;
     int n = sk->bone_count;
     for (int b = 0; b < n; ++b) {
@@ -137,17 +164,6 @@ static void build_active_set(reach__ik *ik) {
 int reach__joint_turns_freely(const reach_joint *joint) {
     return joint->type == REACH_JOINT_BALL ||
            (joint->type == REACH_JOINT_CONE && !joint->has_twist && joint->cone_angle >= REACH_PI);
-}
-
-int reach__ik_is_free_chain(const reach__ik *ik) {
-    if (ik->target_count != 1 || ik->active_count < 2) return 0;
-    const reach_target *t = &ik->targets[0];
-    if (t->kind != REACH_TARGET_POSITION || t->use_orientation) return 0;
-    /* One target: the moving bones are the path from the root to its bone, which ends it. */
-    const reach_skeleton *sk = ik->skeleton;
-    for (int k = 0; sk->joints && k + 1 < ik->active_count; ++k)
-        if (!reach__joint_turns_freely(&sk->joints[ik->active[k]])) return 0;
-    return 1;
 }
 
 int reach__ik_target_out_of_reach(const reach__ik *ik) {
@@ -194,24 +210,14 @@ static reach_transform above_root(const reach__ik *ik) {
     return world;
 }
 
-/* Fills link_length for the active bones (the root's link does not count: it does not move)
- * and returns their sum. */
-static reach_real link_lengths(reach__ik *ik) {
-    reach_real total = 0;
-    for (int k = 0; k < ik->active_count; ++k) {
-        int b = ik->active[k];
-        ik->link_length[b] = reach__length(ik->local[b].translation);
-        if (b != ik->root) total += ik->link_length[b];
-    }
-    return total;
-}
-
 /* The largest coordinate in play, for the floor under the tolerance; -1 when one is beyond
- * REACH__COORDINATE_LIMIT (or not a number). */
-static reach_real extent(const reach__ik *ik) {
+ * REACH__COORDINATE_LIMIT (or not a number). In the same pass over the moving bones, each
+ * holds the world rotation it starts with as its wanted one (reach__ik_start). */
+static reach_real extent_and_goal_rotations(reach__ik *ik) {
     reach_real e = reach_vec3_max_abs(ik->above_origin);
     if (!(e <= REACH__COORDINATE_LIMIT)) return -1;
     for (int k = 0; k < ik->active_count; ++k) {
+        ik->goal_rot[ik->active[k]] = ik->rot[ik->active[k]];
         reach_real m = reach_vec3_max_abs(ik->pos[ik->active[k]]);
         if (!(m <= REACH__COORDINATE_LIMIT)) return -1;
         e = reach_max(e, m);
@@ -255,38 +261,44 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     for (int b = 0; b < n; ++b)
         ik->local[b] = pose[b];
     build_active_set(ik);
-    /* The solvers turn bones; translations of the moving bones start inside their joints
-     * (a prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
+    /* One pass over the moving bones for what each needs of its own. The solvers turn bones;
+     * translations of the moving bones start inside their joints (a prismatic offset clamped, a
+     * fixed joint at rest) so the output is inside them too. */
     ik->start_as_solved = 1;
     ik->fabrik.arc_start = 1;
+    int free_joints = 1;
+    reach_real chain_length = 0;
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
         if (!same_transform(pose[b], skeleton->rest[b])) ik->fabrik.arc_start = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
-        if (reach__joint_type(skeleton, b) == REACH_JOINT_BALL) continue;
-        reach_joint joint = skeleton->joints[b];
-        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK) ik->start_as_solved = 0;
-        if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
-            reach_transform projected = pose[b];
-            reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
-            ik->local[b].translation = projected.translation;
+        /* A tip whose rotation nothing asks for (below) leaves its parent free in the backward
+         * pass. */
+        ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
+        if (reach__joint_type(skeleton, b) != REACH_JOINT_BALL) {
+            reach_joint joint = skeleton->joints[b];
+            if (k + 1 < ik->active_count && !reach__joint_turns_freely(&joint)) free_joints = 0;
+            if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK)
+                ik->start_as_solved = 0;
+            if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
+                reach_transform projected = pose[b];
+                reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
+                ik->local[b].translation = projected.translation;
+            }
         }
+        /* The root's link does not count: it does not move. */
+        ik->link_length[b] = reach__length(ik->local[b].translation);
+        if (b != root) chain_length += ik->link_length[b];
     }
     reach_transform above = above_root(ik);
     ik->above_root = reach_quat_normalize_safe(above.rotation);
     ik->above_origin = above.translation;
     reach__ik_forward(ik);
-    reach_real extent_in_play = extent(ik);
+    reach_real extent_in_play = extent_and_goal_rotations(ik);
     if (extent_in_play < 0) return REACH_ERROR_OUT_OF_RANGE;
 
-    /* Effectors hold the world rotation they start with unless a target asks for another;
-     * a tip whose rotation nothing asks for leaves its parent free in the backward pass. */
-    for (int k = 0; k < ik->active_count; ++k) {
-        int b = ik->active[k];
-        ik->goal_rot[b] = ik->rot[b];
-        ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
-    }
+    /* Effectors hold the world rotation they start with unless a target asks for another. */
     for (int j = 0; j < target_count; ++j) {
         const reach_target *t = &targets[j];
         if (t->kind == REACH_TARGET_POSITION && t->use_orientation) {
@@ -294,8 +306,11 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
             ik->free_tip[t->bone] = 0;
         }
     }
-    ik->chain_length = link_lengths(ik);
-    ik->free_chain = reach__ik_is_free_chain(ik);
+    ik->chain_length = chain_length;
+    /* One position target on a chain whose moving joints above the end all turn freely: FABRIK
+     * then iterates on positions alone (fabrik_chain.c). */
+    ik->free_chain = target_count == 1 && ik->active_count >= 2 && targets[0].kind == REACH_TARGET_POSITION &&
+                     !targets[0].use_orientation && free_joints;
     /* One target: the moving bones are the path from the root to its bone, which ends it. */
     ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
                      ik->active_count >= 4;

@@ -65,7 +65,7 @@ typedef struct reach__ik {
     int *active;                  /* [bone_count], first active_count used */
     int *child_start;             /* [bone_count + 1]: active children of b are children[child_start[b] ..] */
     int *children;                /* [bone_count] */
-    unsigned char *is_active;     /* [bone_count] */
+    unsigned char *is_active;     /* [bone_count]: marks of the general build of the moving set */
     unsigned char *free_tip;      /* [bone_count]: an effector whose own rotation nothing asks for */
     reach_real *weight;           /* [bone_count]: sum of target weights at or below the bone */
     reach_transform *local;       /* [bone_count]: working copy of the pose */
@@ -78,9 +78,8 @@ typedef struct reach__ik {
                                      hinges) or the guarded hand-off's (balls and cones only, so
                                      never both in one solve) */
     reach_real *link_length;      /* [bone_count]: |local translation| of each active bone */
-    reach_vec3 *link_before;      /* [bone_count]: free chain: each link in world space where the
-                                     rotations last held, for reach__ik_sync_rotations (which leaves
-                                     unit vectors there) */
+    reach_vec3 *kept_pos;         /* [bone_count]: positions to fall back to within one FABRIK
+                                     iteration (fabrik.c) */
     int free_chain;               /* one position target on a chain of freely turning joints */
     int lone_chain;               /* one position target (no orientation) at the end of a chain of
                                      three or more moving links: where the bridge from the root applies */
@@ -124,10 +123,6 @@ static inline reach_joint_type reach__joint_type(const reach_skeleton *skeleton,
 static inline int reach__ik_child_count(const reach__ik *ik, int bone) {
     return ik->child_start[bone + 1] - ik->child_start[bone];
 }
-
-/* Nonzero when the solve is one position target (no orientation) on a chain whose moving joints
- * above the end all turn freely: FABRIK then iterates on positions alone (fabrik_chain.c). */
-int reach__ik_is_free_chain(const reach__ik *ik);
 
 /* Nonzero when the solve is one position target at least the chain's length from the root:
  * FABRIK's iteration then lays the chain straight toward it. */

@@ -65,6 +65,15 @@ static inline float packed_max_abs(packed_vec3 a) {
 }
 static inline int packed_is_zero(packed_vec3 a) { return _mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) == 0xf; }
 
+/* Whether a transform's seven numbers are all finite, as one test where seven would branch each:
+ * x − x is 0 for a finite x and NaN for an infinite one or NaN. Every solve checks every bone's
+ * rest and pose so. */
+static inline int packed_transform_is_finite(const reach_transform *t) {
+    __m128 q = _mm_loadu_ps(&t->rotation.x), v = packed_load(&t->translation);
+    __m128 zero = _mm_add_ps(_mm_sub_ps(q, q), _mm_sub_ps(v, v));
+    return _mm_movemask_ps(_mm_cmpeq_ps(zero, _mm_setzero_ps())) == 0xf;
+}
+
 typedef __m128 packed_quat;
 
 static inline packed_quat packed_quat_load(const reach_quat *q) { return _mm_loadu_ps(&q->x); }
@@ -137,6 +146,12 @@ static inline reach_real packed_dot(packed_vec3 a, packed_vec3 b) { return reach
 static inline packed_vec3 packed_cross(packed_vec3 a, packed_vec3 b) { return reach_vec3_cross(a, b); }
 static inline reach_real packed_max_abs(packed_vec3 a) { return reach_vec3_max_abs(a); }
 static inline int packed_is_zero(packed_vec3 a) { return a.x == 0 && a.y == 0 && a.z == 0; }
+static inline int packed_transform_is_finite(const reach_transform *t) {
+    reach_quat q = t->rotation;
+    reach_vec3 v = t->translation;
+    reach_real rotation = ((q.x - q.x) + (q.y - q.y)) + ((q.z - q.z) + (q.w - q.w));
+    return rotation + (((v.x - v.x) + (v.y - v.y)) + (v.z - v.z)) == 0;
+}
 
 typedef reach_quat packed_quat;
 

@@ -120,7 +120,7 @@ reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bo
         reach_transform rest = skeleton->rest[i];
         if (parent < -1 || parent >= i)
             st = REACH_ERROR_BAD_PARENT;
-        else if (!reach_quat_is_finite(rest.rotation) || !reach_vec3_is_finite(rest.translation))
+        else if (!packed_transform_is_finite(&rest))
             st = REACH_ERROR_NOT_FINITE;
         else if (!(reach_fabs(reach_quat_dot(rest.rotation, rest.rotation) - 1) <= 2 * AXIS_UNIT_SLACK))
             st = REACH_ERROR_BAD_QUATERNION; /* forward kinematics uses rotations as given: unit */

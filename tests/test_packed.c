@@ -192,6 +192,26 @@ static void unit_helpers_match(void **state) {
     }
 }
 
+/* The solvers' check that a transform is finite against the seven scalar tests: transforms of
+ * any coordinates (an infinity or NaN in about half of them) and finite ones with one number
+ * made infinite or NaN in each place in turn. */
+static void finite_transforms_are_told(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4f2);
+    const int cases = test_scaled(CASES);
+    for (int i = 0; i < cases; ++i) {
+        reach_transform t = {any_quat(&rng, i % 3 == 0), any_vec3(&rng, i % 3 == 0)};
+        if (i % 3 == 1) {
+            reach_real *numbers[7] = {&t.rotation.x,    &t.rotation.y,    &t.rotation.z,   &t.rotation.w,
+                                      &t.translation.x, &t.translation.y, &t.translation.z};
+            t = (reach_transform){any_quat(&rng, 1), any_vec3(&rng, 1)};
+            *numbers[i % 7] = i % 2 ? (reach_real)NAN : -(reach_real)INFINITY;
+        }
+        int finite = reach_quat_is_finite(t.rotation) && reach_vec3_is_finite(t.translation);
+        assert_int_equal(packed_transform_is_finite(&t), finite);
+    }
+}
+
 /* A random tree: every bone's parent comes before it. */
 #define BONES 40
 
@@ -230,6 +250,7 @@ int main(void) {
         cmocka_unit_test(quaternions_match_the_scalar_operations),
         cmocka_unit_test(shortest_arcs_match),
         cmocka_unit_test(unit_helpers_match),
+        cmocka_unit_test(finite_transforms_are_told),
         cmocka_unit_test(forward_kinematics_matches_transform_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
