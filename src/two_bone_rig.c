@@ -5,6 +5,7 @@
  * the world, and the parent's affine map carries the solved pose back out exactly. */
 #include "internal.h"
 #include "packed_vec3.h"
+#include "reach/testing.h"
 #include "reach/two_bone.h"
 #include "two_bone_triangle.h"
 
@@ -82,9 +83,12 @@ static inline int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQU
  * reach_two_bone_solve asks), with one more for the roundings of the test itself. */
 #define LIMB_RESOLUTION_ULPS 65
 
-/* An arc's l² + from·to (from and to of length l) below this times l²: the two are opposite to
- * a rounding, and the arc's axis needs the robust construction. */
-#define HALF_TURN_RATIO (REACH_REAL_EPSILON * REACH_REAL_EPSILON)
+/* An arc's c = l² + from·to (from and to of length l) below this times l²: the two are nearly
+ * opposite, and the axis from × s is off by eps·l/|s| of its length from the rounding of the sum
+ * s, so the short construction's inverse turn (which takes |from × s|² + c² = 2l²c for granted)
+ * would not be the turn the normalised quaternion makes. Such arcs take the general
+ * construction (packed_quat_shortest_arc). */
+#define NEAR_HALF_TURN_RATIO REACH_R(0x1p-11)
 
 /* A vector's length: plain where its square is far from the ends of the range, robust
  * otherwise (as distance above). */
@@ -111,7 +115,7 @@ static inline packed_vec3 linear_of_parent(const packed_vec3 cols[3], packed_vec
 }
 
 /* The arc that turns `from` onto `to`, both of length l (inverse_l_sq = 1/l²), given their sum
- * s, from axis = from × s and c = |s|²/2 = l² + from·to (above HALF_TURN_RATIO · l²): the
+ * s, from axis = from × s and c = |s|²/2 = l² + from·to (above NEAR_HALF_TURN_RATIO · l²): the
  * quaternion (axis, c) / l², not normalised (its square is 2c / l², in (0, 4]). from × s is from × to,
  * and with c it is taken from the sum, which does not cancel where the two are nearly opposite. */
 static inline packed_quat arc_of_equal_lengths(packed_vec3 axis, reach_real c, reach_real inverse_l_sq) {
@@ -217,7 +221,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const reach_real root_c = REACH_R(0.5) * packed_length_sq(root_sum);
     packed_quat root_turn;
     packed_vec3 wanted_lower;
-    if (REACH_USUALLY(root_c > HALF_TURN_RATIO * l1_sq)) {
+    if (REACH_USUALLY(root_c > NEAR_HALF_TURN_RATIO * l1_sq)) {
         const packed_vec3 axis = packed_cross(upper, root_sum);
         const packed_vec3 kv = packed_cross(axis, new_lower);
         root_turn = arc_of_equal_lengths(axis, root_c, inverse_l1_sq);
@@ -231,7 +235,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const packed_vec3 mid_sum = packed_add(lower, wanted_lower);
     const reach_real mid_c = REACH_R(0.5) * packed_length_sq(mid_sum);
     packed_quat mid_turn;
-    if (REACH_USUALLY(mid_c > HALF_TURN_RATIO * l2_sq)) {
+    if (REACH_USUALLY(mid_c > NEAR_HALF_TURN_RATIO * l2_sq)) {
         mid_turn = arc_of_equal_lengths(packed_cross(lower, mid_sum), mid_c, inverse_l2_sq);
     } else {
         const reach_real inverse_l2 = 1 / l2;
@@ -281,12 +285,28 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     return 1;
 }
 
+static reach_status solve_rig_general(const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
+                                      reach_two_bone_rig_output *out);
+
 reach_status reach_two_bone_solve_rig(const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
                                       reach_two_bone_rig_output *out) {
     REACH_CHECK_ARG(in && out);
     if ((!options || reach__two_bone_settings_ordinary(options)) && !in->use_end_orientation &&
         solve_rig_ordinary(in, options ? options->tolerance : 0, out))
         return REACH_OK;
+    return solve_rig_general(in, options, out);
+}
+
+reach_status reach_two_bone_solve_rig_general(const reach_two_bone_rig_input *in,
+                                              const reach_two_bone_settings *options, reach_two_bone_rig_output *out) {
+    REACH_CHECK_ARG(in && out);
+    return solve_rig_general(in, options, out);
+}
+
+/* Any call: the parent's inverse by the robust route, the world-space solve with every option,
+ * an asked-for end orientation, stretch, and the checks that name each bad input. */
+static reach_status solve_rig_general(const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
+                                      reach_two_bone_rig_output *out) {
     reach_two_bone_settings opt = options ? *options : reach_two_bone_default_settings();
     reach_status st = reach__two_bone_check_settings(&opt);
     if (!REACH_USUALLY(st == REACH_OK)) return st;
