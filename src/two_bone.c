@@ -324,13 +324,9 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_settin
 
 static int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
 
-/* Below this |from + to|², two unit vectors are nearly opposite: the short arc construction
- * below takes |from × s|² + (|s|²/2)² = |s|² for granted, but the rounding of s (about eps)
- * makes the axis off by eps/|s| of its length, so the quaternion would be off unit length, and
- * the lower bone turned by Rodrigues' formula would not be the bone the stored quaternion turns,
- * by as much. Such arcs take the general construction (packed_quat_shortest_arc, which
- * normalises by the length it finds, and takes the exact half turn where it must). */
-#define NEAR_HALF_TURN_SUM_SQ REACH_R(0x1p-10)
+/* Below this |from + to|², two unit vectors are opposite to a rounding: their shortest arc's
+ * axis needs the robust construction (reach_quat_shortest_arc). */
+#define HALF_TURN_SUM_SQ (2 * REACH_REAL_EPSILON * REACH_REAL_EPSILON)
 
 /* The shortest arc from a unit vector `from` to a unit vector `to` as solve_core builds it,
  * (from × s, |s|²/2) with s = from + to, normalised by its length, which for unit vectors is
@@ -402,7 +398,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
     if (rotations) {
         /* The new bones have lengths l1 and l2 by construction: divide, no normalising. */
         const reach_real inv_l1 = 1 / l1, inv_l2 = 1 / l2;
-        /* Near a half turn the arc needs the general construction. The limb stays on
+        /* Near a half turn the arc's axis needs the robust construction. The limb stays on
          * this path either way: which path solves must not depend on whether rotations are
          * asked for, or the positions and residual would differ by a rounding between the two. */
         const packed_vec3 from = packed_scale(upper, inv_l1), to = packed_scale(new_upper, inv_l1);
@@ -411,7 +407,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
         const packed_vec3 root_sum = packed_add(from, to);
         const reach_real root_sum_sq = packed_length_sq(root_sum);
         packed_vec3 turned_lower, mid_sum;
-        if (root_sum_sq > NEAR_HALF_TURN_SUM_SQ) {
+        if (root_sum_sq > HALF_TURN_SUM_SQ) {
             /* The lower bone turned by the root arc, by Rodrigues' formula for the arc,
              * v + k × v + k × (k × v) / (1 + from·to) with k = from × s and 1 + from·to = |s|²/2:
              * it needs the divide alone, not the normalised quaternion, so the mid arc does not
@@ -426,14 +422,14 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
             turned_lower = packed_mad(partial_turn, kkv, twice_inverse_sum_sq);
             mid_sum = packed_mad(partial_sum, kkv, twice_inverse_sum_sq);
         } else {
-            /* Nearly opposite: the general arc, which takes a half turn where it must. */
+            /* Opposite to a rounding: the general arc, which takes a half turn where it must. */
             const packed_quat arc = packed_quat_shortest_arc(from, to);
             packed_quat_store(&out->root_rotation, arc);
             turned_lower = packed_quat_rotate(arc, lower_dir);
             mid_sum = packed_add(turned_lower, new_lower_dir);
         }
         const reach_real mid_sum_sq = packed_length_sq(mid_sum);
-        if (mid_sum_sq > NEAR_HALF_TURN_SUM_SQ)
+        if (mid_sum_sq > HALF_TURN_SUM_SQ)
             store_unit_arc(&out->mid_rotation, packed_cross(turned_lower, mid_sum), mid_sum_sq, 2 / mid_sum_sq);
         else
             packed_quat_store(&out->mid_rotation, packed_quat_shortest_arc(turned_lower, new_lower_dir));

@@ -86,9 +86,41 @@ static inline int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQU
 /* An arc's c = l² + from·to (from and to of length l) below this times l²: the two are nearly
  * opposite, and the axis from × s is off by eps·l/|s| of its length from the rounding of the sum
  * s, so the short construction's inverse turn (which takes |from × s|² + c² = 2l²c for granted)
- * would not be the turn the normalised quaternion makes. Such arcs take the general
- * construction (packed_quat_shortest_arc). */
+ * would not be the turn the normalised quaternion makes. Such arcs take arc_near_half_turn. */
 #define NEAR_HALF_TURN_RATIO REACH_R(0x1p-11)
+
+/* The arc from unit `from` to unit `to` where the two are nearly opposite, as two arcs of about
+ * a quarter turn each through p, the unit direction of to's part off from's line (the arcs then
+ * turn about the same axis, and compose to the shortest arc), or any perpendicular of `from`
+ * where that part is only rounding. Each arc is far from a half turn, so each turns its vector
+ * onto the next to rounding, where one arc built from a sum of a few roundings could turn
+ * `from` anywhere. */
+static packed_quat arc_near_half_turn(packed_vec3 from, packed_vec3 to) {
+    const packed_vec3 off_line = packed_mad(to, from, -packed_dot(to, from));
+    const reach_real off_line_sq = packed_length_sq(off_line);
+    packed_vec3 through;
+    if (off_line_sq > 256 * REACH_REAL_EPSILON * REACH_REAL_EPSILON) {
+        through = packed_scale(off_line, 1 / reach_sqrt(off_line_sq));
+    } else {
+        reach_vec3 f;
+        packed_store(&f, from);
+        const reach_vec3 perpendicular = reach_vec3_any_perpendicular(f);
+        through = packed_load(&perpendicular);
+    }
+    return packed_quat_mul(packed_quat_shortest_arc(through, to), packed_quat_shortest_arc(from, through));
+}
+
+/* The shortest arc from unit `from` to unit `to`, the general path's: as
+ * reach_quat_shortest_arc builds it, but through arc_near_half_turn where the two are nearly
+ * opposite. */
+static reach_quat turn_between(reach_vec3 from, reach_vec3 to) {
+    packed_quat arc = reach_vec3_dot(from, to) > NEAR_HALF_TURN_RATIO - 1
+                          ? packed_quat_shortest_arc(packed_load(&from), packed_load(&to))
+                          : arc_near_half_turn(packed_load(&from), packed_load(&to));
+    reach_quat q;
+    packed_quat_store(&q, arc);
+    return q;
+}
 
 /* A vector's length: plain where its square is far from the ends of the range, robust
  * otherwise (as distance above). */
@@ -229,7 +261,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
             packed_mad(packed_mad(new_lower, kv, -inverse_l1_sq), packed_cross(axis, kv), inverse_l1_sq / root_c);
     } else {
         const reach_real inverse_l1 = 1 / l1;
-        root_turn = packed_quat_shortest_arc(packed_scale(upper, inverse_l1), packed_scale(new_upper, inverse_l1));
+        root_turn = arc_near_half_turn(packed_scale(upper, inverse_l1), packed_scale(new_upper, inverse_l1));
         wanted_lower = packed_quat_rotate(packed_quat_conjugate(root_turn), new_lower);
     }
     const packed_vec3 mid_sum = packed_add(lower, wanted_lower);
@@ -239,7 +271,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
         mid_turn = arc_of_equal_lengths(packed_cross(lower, mid_sum), mid_c, inverse_l2_sq);
     } else {
         const reach_real inverse_l2 = 1 / l2;
-        mid_turn = packed_quat_shortest_arc(packed_scale(lower, inverse_l2), packed_scale(wanted_lower, inverse_l2));
+        mid_turn = arc_near_half_turn(packed_scale(lower, inverse_l2), packed_scale(wanted_lower, inverse_l2));
     }
 
     /* Root: r_root · root_turn. Mid: mid_turn · r_mid. The end keeps its frame in the parent's
@@ -335,15 +367,25 @@ static reach_status solve_rig_general(const reach_two_bone_rig_input *in, const 
     local_in.use_pole = in->use_pole;
     local_in.pole = in->use_pole ? reach_affine_point(to_parent, in->pole) : root;
     reach_two_bone_settings local_opt = opt;
-    local_opt.rotations = 1;
+    local_opt.rotations = 0; /* built below from the solved joints */
     local_opt.tolerance = 0; /* judged below, in world units */
     reach_two_bone_output solved;
     st = reach_two_bone_solve(&local_in, &local_opt, &solved);
     if (!REACH_USUALLY(st == REACH_OK)) return st;
 
+    /* The world corrections, from the old bones' directions to the new ones: the solver's own
+     * arcs are what these are, but for bones that turn half way round, where only a robust arc
+     * turns them onto the solved joints (turn_between). */
+    reach_vec3 zero = reach_vec3_zero();
+    reach_quat turn_root = turn_between(reach_vec3_normalize_safe(reach_vec3_sub(mid, root), zero),
+                                        reach_vec3_normalize_safe(reach_vec3_sub(solved.mid, root), zero));
+    reach_vec3 turned_lower = reach_quat_rotate(turn_root, reach_vec3_normalize_safe(reach_vec3_sub(end, mid), zero));
+    reach_quat turn_mid =
+        turn_between(turned_lower, reach_vec3_normalize_safe(reach_vec3_sub(solved.end, solved.mid), zero));
+
     reach_two_bone_rig_output r;
-    reach_quat new_root = reach_quat_mul(solved.root_rotation, r_root);
-    reach_quat new_upper_frame = reach_quat_mul(reach_quat_mul(solved.mid_rotation, solved.root_rotation), upper_frame);
+    reach_quat new_root = reach_quat_mul(turn_root, r_root);
+    reach_quat new_upper_frame = reach_quat_mul(reach_quat_mul(turn_mid, turn_root), upper_frame);
     r.root_rotation = unit(new_root);
     r.mid_rotation = unit(reach_quat_mul(reach_quat_conjugate(new_root), new_upper_frame));
 

@@ -55,6 +55,7 @@ typedef struct limb_case {
     target_kind target;
     reach_real upper, lower; /* bone lengths, in the parent's units */
     int pole_on_root;
+    int straight_away; /* a straight limb pointing (nearly) away from its target */
 } limb_case;
 
 static limb_case random_case(test_rng *rng, parent_kind parent, int n) {
@@ -84,12 +85,19 @@ static limb_case random_case(test_rng *rng, parent_kind parent, int n) {
     /* A pole on the root says nothing: the limb keeps its bend. */
     c.pole_on_root = in->use_pole && n % 23 == 7;
     if (c.pole_on_root) in->pole = world_at(in, reach_vec3_zero(), 0);
-    /* A straight limb pointing away from its target: the root turns half way round. */
-    if (n % 17 == 3) {
+    /* A straight limb pointing away from its target, exactly or off by 1e-8 to 0.1 radians:
+     * the root turns half way round, or nearly. */
+    c.straight_away = n % 17 == 3;
+    if (c.straight_away) {
         reach_vec3 upper_axis = reach_vec3_scale(in->mid_local.translation, 1 / c.upper);
         reach_vec3 lower_in_mid = reach_quat_rotate(reach_quat_conjugate(in->mid_local.rotation), upper_axis);
         in->end_local.translation = reach_vec3_scale(lower_in_mid, c.lower);
         reach_vec3 away = reach_vec3_neg(reach_quat_rotate(reach_quat_normalize_safe(root), upper_axis));
+        int exponent = (n / 17) % 9;
+        if (exponent > 0) {
+            reach_real tilt = (reach_real)pow(10.0, -exponent);
+            away = reach_vec3_normalize_safe(reach_vec3_mad(away, test_unit_vec3(rng), tilt), away);
+        }
         in->target = world_at(in, away, distance);
     }
     return c;
