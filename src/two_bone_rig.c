@@ -73,7 +73,7 @@ static inline int ordinary_rotation_square(reach_real sq) { return sq > REACH_R(
  * (NaN and infinity fail). */
 #define ORDINARY_MIN_SQUARE REACH_R(0x1p-40)
 #define ORDINARY_MAX_SQUARE REACH_R(0x1p+40)
-static inline int ordinary_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
+static inline int ordinary_limb_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
 
 /* A side of the target line counts as clear when it is at least a tenth of its vector's length
  * off the line (reach_two_bone_solve's short path asks the same). */
@@ -113,7 +113,7 @@ static packed_quat arc_near_half_turn(packed_vec3 from, packed_vec3 to) {
 /* The shortest arc from unit `from` to unit `to`, the general path's: as
  * reach_quat_shortest_arc builds it, but through arc_near_half_turn where the two are nearly
  * opposite. */
-static reach_quat turn_between(reach_vec3 from, reach_vec3 to) {
+static reach_quat arc_between(reach_vec3 from, reach_vec3 to) {
     packed_quat arc = reach_vec3_dot(from, to) > NEAR_HALF_TURN_RATIO - 1
                           ? packed_quat_shortest_arc(packed_load(&from), packed_load(&to))
                           : arc_near_half_turn(packed_load(&from), packed_load(&to));
@@ -188,7 +188,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const packed_vec3 upper = packed_load(&in->mid_local.translation);
     const packed_vec3 end_translation = packed_load(&in->end_local.translation);
     const reach_real l1_sq = packed_length_sq(upper), l2_sq = packed_length_sq(end_translation);
-    if (!REACH_USUALLY(ordinary_square(l1_sq) && ordinary_square(l2_sq))) return 0;
+    if (!REACH_USUALLY(ordinary_limb_square(l1_sq) && ordinary_limb_square(l2_sq))) return 0;
     const reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq), chain = l1 + l2;
     if (!REACH_USUALLY(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
     /* reach_two_bone_solve's resolution test, on the root's coordinates in the parent's space. */
@@ -203,7 +203,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const packed_vec3 world_to_target = packed_sub(packed_load(&in->target), world_root);
     const packed_vec3 to_target = packed_quat_rotate(unturn_root, into_parent(world_to_target, rows, inverse_det));
     const reach_real d_sq = packed_length_sq(to_target);
-    if (!REACH_USUALLY(ordinary_square(d_sq))) return 0;
+    if (!REACH_USUALLY(ordinary_limb_square(d_sq))) return 0;
     /* The target line's unit direction is to_target · scale; scale_sq = 1/d². */
     const reach_real scale_sq = 1 / d_sq;
     const reach_real d = reach_sqrt(d_sq);
@@ -217,7 +217,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
         world_side = packed_sub(packed_load(&in->pole), world_root);
         side = packed_quat_rotate(unturn_root, into_parent(world_side, rows, inverse_det));
         side_scale_sq = packed_length_sq(side);
-        if (!REACH_USUALLY(ordinary_square(side_scale_sq)) && !packed_is_zero(side)) return 0;
+        if (!REACH_USUALLY(ordinary_limb_square(side_scale_sq)) && !packed_is_zero(side)) return 0;
     }
     if (!(side_scale_sq > 0)) {
         const packed_vec3 aim = packed_add(upper, lower);
@@ -375,13 +375,13 @@ static reach_status solve_rig_general(const reach_two_bone_rig_input *in, const 
 
     /* The world corrections, from the old bones' directions to the new ones: the solver's own
      * arcs are what these are, but for bones that turn half way round, where only a robust arc
-     * turns them onto the solved joints (turn_between). */
+     * turns them onto the solved joints (arc_between). */
     reach_vec3 zero = reach_vec3_zero();
-    reach_quat turn_root = turn_between(reach_vec3_normalize_safe(reach_vec3_sub(mid, root), zero),
-                                        reach_vec3_normalize_safe(reach_vec3_sub(solved.mid, root), zero));
+    reach_quat turn_root = arc_between(reach_vec3_normalize_safe(reach_vec3_sub(mid, root), zero),
+                                       reach_vec3_normalize_safe(reach_vec3_sub(solved.mid, root), zero));
     reach_vec3 turned_lower = reach_quat_rotate(turn_root, reach_vec3_normalize_safe(reach_vec3_sub(end, mid), zero));
     reach_quat turn_mid =
-        turn_between(turned_lower, reach_vec3_normalize_safe(reach_vec3_sub(solved.end, solved.mid), zero));
+        arc_between(turned_lower, reach_vec3_normalize_safe(reach_vec3_sub(solved.end, solved.mid), zero));
 
     reach_two_bone_rig_output r;
     reach_quat new_root = reach_quat_mul(turn_root, r_root);
