@@ -70,6 +70,17 @@ static reach_vec3 any_bone(reach_real length, reach_vec3 fallback) {
     return reach_vec3_scale(direction, length);
 }
 
+/* What every two-bone output holds, field by field: a struct's padding holds no defined bits. */
+static void hash_limb(reach_vec3 mid, reach_vec3 end, reach_quat root_rotation, reach_quat mid_rotation,
+                      reach_real residual, int reached) {
+    hash_bytes(&mid, sizeof mid);
+    hash_bytes(&end, sizeof end);
+    hash_bytes(&root_rotation, sizeof root_rotation);
+    hash_bytes(&mid_rotation, sizeof mid_rotation);
+    hash_bytes(&residual, sizeof residual);
+    hash_bytes(&reached, sizeof reached);
+}
+
 static void forward_kinematics(void) {
     int parents[BONES];
     reach_transform rest[BONES], local[BONES], world[BONES];
@@ -110,15 +121,9 @@ static void two_bone(void) {
         reach_status status = reach_two_bone_solve(&in, &options, &out);
         expect_ok(status);
         if (status != REACH_OK) continue;
-        /* Field by field: a struct's padding holds no defined bits. */
-        hash_bytes(&out.mid, sizeof out.mid);
-        hash_bytes(&out.end, sizeof out.end);
-        hash_bytes(&out.root_rotation, sizeof out.root_rotation);
-        hash_bytes(&out.mid_rotation, sizeof out.mid_rotation);
+        hash_limb(out.mid, out.end, out.root_rotation, out.mid_rotation, out.residual, out.reached);
         hash_bytes(&out.upper_length, sizeof out.upper_length);
         hash_bytes(&out.lower_length, sizeof out.lower_length);
-        hash_bytes(&out.residual, sizeof out.residual);
-        hash_bytes(&out.reached, sizeof out.reached);
     }
     printf("two-bone %016llx\n", (unsigned long long)hash_state);
 }
@@ -157,13 +162,8 @@ static void two_bone_rig(void) {
         reach_status status = reach_two_bone_solve_rig(&in, NULL, &out);
         expect_ok(status);
         if (status != REACH_OK) continue;
-        hash_bytes(&out.root_rotation, sizeof out.root_rotation);
-        hash_bytes(&out.mid_rotation, sizeof out.mid_rotation);
+        hash_limb(out.mid, out.end, out.root_rotation, out.mid_rotation, out.residual, out.reached);
         hash_bytes(&out.end_rotation, sizeof out.end_rotation);
-        hash_bytes(&out.mid, sizeof out.mid);
-        hash_bytes(&out.end, sizeof out.end);
-        hash_bytes(&out.residual, sizeof out.residual);
-        hash_bytes(&out.reached, sizeof out.reached);
     }
     printf("two-bone rig %016llx\n", (unsigned long long)hash_state);
 }
