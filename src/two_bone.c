@@ -7,6 +7,7 @@
 #include "packed_vec3.h"
 #include "reach/testing.h"
 #include "reach/two_bone.h"
+#include "two_bone_triangle.h"
 
 reach_two_bone_settings reach_two_bone_default_settings(void) {
     reach_two_bone_settings o;
@@ -49,31 +50,6 @@ typedef struct core_input {
 /* Below this sine of the angle to the root→target line, a pole or a bent limb says nothing
  * reliable about the bend plane, and the next fallback is used. */
 #define BEND_PLANE_EPSILON (16 * REACH_REAL_EPSILON)
-
-/* The mid joint's foot along the base (from the root) and its height above it, for a triangle
- * with sides l1, l2 and base d already clamped to [|l1 − l2|, l1 + l2]. The foot is measured
- * from the end of the shorter bone: its error, eps·(d² + l²)/d, is then small next to that
- * bone's length, and both bones keep their lengths to full precision. On the clamp's ends the
- * limb is straight or folded, exactly: the foot is ±l1 and the height 0 (the formula would
- * leave a rounding of l1·sqrt(eps) there, off the line); folded, the longer bone points at the
- * target. Which bone is longer, upper_longer, is decided on the squared lengths: where the
- * bones are equal to a rounding, the batch kernel, which has no exact square roots, decides
- * alike. The caller passes d² and 1/(2d) as well, computed as it can best afford them; they
- * are read only strictly between the clamp's ends, where d > 0. */
-static inline void triangle(reach_real l1, reach_real l2, int upper_longer, reach_real d, reach_real d_sq,
-                            reach_real half_inv_d, reach_real *a, reach_real *h) {
-    if (d >= l1 + l2 || d <= reach_fabs(l1 - l2)) {
-        *a = (d >= l1 + l2 || upper_longer) ? l1 : -l1;
-        *h = 0;
-        return;
-    }
-    reach_real near = upper_longer ? l2 : l1, far = upper_longer ? l1 : l2;
-    reach_real foot = (d_sq + (near - far) * (near + far)) * half_inv_d;
-    foot = reach_clamp(foot, -near, near);
-    *a = upper_longer ? d - foot : foot;
-    /* With the foot within ±near, both factors are >= 0 exactly. */
-    *h = reach_sqrt((near - foot) * (near + foot));
-}
 
 /* Squared lengths, in the limb's own units, that plain arithmetic handles: far from overflow
  * and from subnormals. Outside this range the robust (slower) helpers take over. */
@@ -269,8 +245,8 @@ static reach_status solve_core(const core_input *in, const reach_two_bone_settin
     /* Where the limb aims at the target itself, d² and 1/(2d) as the short path takes them: both
      * paths then find the same foot, whose rounding a nearly straight limb magnifies. */
     const int aims_at_target = dc == d && safe_square(d_sq);
-    triangle(sl1, sl2, l1_sq >= l2_sq, dc, aims_at_target ? d_sq : dc * dc,
-             aims_at_target ? d * (REACH_R(0.5) * line.scale_sq) : REACH_R(0.5) / dc, &a, &h);
+    two_bone_triangle(sl1, sl2, l1_sq >= l2_sq, dc, aims_at_target ? d_sq : dc * dc,
+                      aims_at_target ? d * (REACH_R(0.5) * line.scale_sq) : REACH_R(0.5) / dc, &a, &h);
     reach_vec3 mid_s = reach_vec3_add(reach_vec3_scale(line.along, a * line.scale), reach_vec3_scale(n, h));
     reach_vec3 end_s = reach_vec3_scale(line.along, dc * line.scale);
 
@@ -415,7 +391,7 @@ static int solve_ordinary(const reach_two_bone_input *in, reach_real tolerance, 
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
     reach_real a, h;
-    triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, d * (REACH_R(0.5) * scale_sq), &a, &h);
+    two_bone_triangle(l1, l2, l1_sq >= l2_sq, dc, d_sq, d * (REACH_R(0.5) * scale_sq), &a, &h);
     const packed_vec3 new_upper = packed_add(packed_scale(to_target, a * scale), packed_scale(n, h));
     const packed_vec3 new_end = packed_scale(to_target, dc * scale);
 

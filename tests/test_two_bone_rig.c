@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "test_two_bone_rig_pose.h"
 
 typedef enum parent_kind { IDENTITY, TRANSLATED, ROTATED, SCALED, MIRRORED, PARENT_KINDS } parent_kind;
 static const char *const parent_names[] = {"identity", "translated", "rotated", "scaled", "mirrored"};
@@ -39,25 +40,6 @@ static reach_two_bone_rig_input random_rig(test_rng *rng, parent_kind kind) {
     return in;
 }
 
-/* World joint positions and the end's frame in the parent's space, by forward kinematics. */
-typedef struct rig_pose {
-    reach_vec3 root, mid, end;
-    reach_quat end_frame;
-} rig_pose;
-
-static rig_pose forward(const reach_two_bone_rig_input *in, reach_quat root_r, reach_quat mid_r, reach_quat end_r,
-                        reach_vec3 mid_t, reach_vec3 end_t) {
-    reach_transform root = reach_transform_make(root_r, in->root_local.translation);
-    reach_transform mid = reach_transform_mul(root, reach_transform_make(mid_r, mid_t));
-    reach_transform end = reach_transform_mul(mid, reach_transform_make(end_r, end_t));
-    rig_pose p;
-    p.root = reach_affine_point(in->parent_world, root.translation);
-    p.mid = reach_affine_point(in->parent_world, mid.translation);
-    p.end = reach_affine_point(in->parent_world, end.translation);
-    p.end_frame = end.rotation;
-    return p;
-}
-
 static void forward_kinematics_reproduces_the_solve_under_any_parent(void **state) {
     (void)state;
     for (int kind = 0; kind < PARENT_KINDS; ++kind) {
@@ -65,13 +47,13 @@ static void forward_kinematics_reproduces_the_solve_under_any_parent(void **stat
         int reachable = 0;
         for (int n = 0; n < TEST_CASES / 10; ++n) {
             reach_two_bone_rig_input in = random_rig(&rng, (parent_kind)kind);
-            rig_pose before = forward(&in, in.root_local.rotation, in.mid_local.rotation, in.end_local.rotation,
-                                      in.mid_local.translation, in.end_local.translation);
+            rig_pose before = rig_forward(&in, in.root_local.rotation, in.mid_local.rotation, in.end_local.rotation,
+                                          in.mid_local.translation, in.end_local.translation);
             /* A target the limb can reach in the parent's space: FK of a random other pose. */
             int want_reachable = n % 2 == 0;
             if (want_reachable) {
-                rig_pose other = forward(&in, test_unit_quat(&rng), test_unit_quat(&rng), in.end_local.rotation,
-                                         in.mid_local.translation, in.end_local.translation);
+                rig_pose other = rig_forward(&in, test_unit_quat(&rng), test_unit_quat(&rng), in.end_local.rotation,
+                                             in.mid_local.translation, in.end_local.translation);
                 in.target = other.end;
             } else {
                 in.target = test_in_ball(&rng, 20);
@@ -79,8 +61,8 @@ static void forward_kinematics_reproduces_the_solve_under_any_parent(void **stat
             reach_two_bone_rig_output out;
             reach_status st = reach_two_bone_solve_rig(&in, NULL, &out);
             if (st != REACH_OK) fail_msg("%s parent: %s", parent_names[kind], reach_status_string(st));
-            rig_pose after = forward(&in, out.root_rotation, out.mid_rotation, out.end_rotation, out.mid_translation,
-                                     out.end_translation);
+            rig_pose after = rig_forward(&in, out.root_rotation, out.mid_rotation, out.end_rotation,
+                                         out.mid_translation, out.end_translation);
             reach_real size = reach_vec3_distance(before.root, before.mid) +
                               reach_vec3_distance(before.mid, before.end) +
                               reach_vec3_length(in.parent_world.translation);
@@ -111,8 +93,8 @@ static void end_orientation_is_taken_under_rigid_parents(void **state) {
             in.use_end_orientation = 1;
             reach_two_bone_rig_output out;
             assert_int_equal(reach_two_bone_solve_rig(&in, NULL, &out), REACH_OK);
-            rig_pose after = forward(&in, out.root_rotation, out.mid_rotation, out.end_rotation, out.mid_translation,
-                                     out.end_translation);
+            rig_pose after = rig_forward(&in, out.root_rotation, out.mid_rotation, out.end_rotation,
+                                         out.mid_translation, out.end_translation);
             reach_quat parent_rotation = reach_quat_from_mat3(in.parent_world.linear);
             ASSERT_QUAT_NEAR(reach_quat_mul(parent_rotation, after.end_frame), in.end_orientation, TEST_REACH_TOL * 10,
                              "world end orientation");
@@ -295,8 +277,8 @@ static void the_short_path_agrees_with_the_general_one(void **state) {
         for (int n = 0; n < TEST_CASES / 10; ++n) {
             reach_two_bone_rig_input in = random_rig(&rng, (parent_kind)kind);
             in.use_pole = n % 3 != 0;
-            rig_pose other = forward(&in, test_unit_quat(&rng), test_unit_quat(&rng), in.end_local.rotation,
-                                     in.mid_local.translation, in.end_local.translation);
+            rig_pose other = rig_forward(&in, test_unit_quat(&rng), test_unit_quat(&rng), in.end_local.rotation,
+                                         in.mid_local.translation, in.end_local.translation);
             in.target = other.end;
             reach_two_bone_rig_output fast, slow;
             assert_int_equal(reach_two_bone_solve_rig(&in, NULL, &fast), REACH_OK);
@@ -305,10 +287,10 @@ static void the_short_path_agrees_with_the_general_one(void **state) {
             reach_real tol = TEST_REACH_TOL * 40 * size;
             /* Compared by what they place (a near-straight limb's rotations are ill-conditioned:
              * rounding in the target turns the mid joint by about its square root). */
-            rig_pose placed_fast = forward(&in, fast.root_rotation, fast.mid_rotation, fast.end_rotation,
-                                           fast.mid_translation, fast.end_translation);
-            rig_pose placed_slow = forward(&in, slow.root_rotation, slow.mid_rotation, slow.end_rotation,
-                                           slow.mid_translation, slow.end_translation);
+            rig_pose placed_fast = rig_forward(&in, fast.root_rotation, fast.mid_rotation, fast.end_rotation,
+                                               fast.mid_translation, fast.end_translation);
+            rig_pose placed_slow = rig_forward(&in, slow.root_rotation, slow.mid_rotation, slow.end_rotation,
+                                               slow.mid_translation, slow.end_translation);
             ASSERT_VEC3_NEAR(placed_fast.mid, placed_slow.mid, tol, parent_names[kind]);
             ASSERT_VEC3_NEAR(placed_fast.end, placed_slow.end, tol, parent_names[kind]);
             ASSERT_QUAT_NEAR(placed_fast.end_frame, placed_slow.end_frame, TEST_REACH_TOL * 10, "end frame");

@@ -17,6 +17,13 @@ REACH_EXTERN_C_BEGIN
 REACH_API reach_status reach_two_bone_solve_general(const reach_two_bone_input *in,
                                                     const reach_two_bone_settings *options, reach_two_bone_output *out);
 
+/** reach_two_bone_solve_rig always on its general path. reach_two_bone_solve_rig takes a shorter route for the
+ * everyday call (docs/performance.md) that solves in the root joint's frame and agrees with this path to rounding:
+ * the same placed joints, end frame and residual within the rounding of a few products. */
+REACH_API reach_status reach_two_bone_solve_rig_general(const reach_two_bone_rig_input *in,
+                                                        const reach_two_bone_settings *options,
+                                                        reach_two_bone_rig_output *out);
+
 /** reach_two_bone_solve_batch forced onto its scalar path. */
 REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_batch *batch,
                                                          const reach_two_bone_settings *options);

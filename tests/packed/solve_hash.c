@@ -1,11 +1,12 @@
 /* Hashes what the solvers that run on packed vectors (src/packed_vec3.h) return on seeded
  * problems: forward kinematics of random trees, two-bone solves with rotations (ordinary limbs,
- * straight and folded ones, targets out of reach, poles on the line), and FABRIK and CCD on
- * chains of free joints and of cones, cold and warm. Built twice, against the library and
- * against a copy built with REACH_NO_PACKED (the scalar operations everywhere): the two must
- * print the same lines, which is the promise that a packed build gives a scalar build's bits.
- * Every solve must succeed (exit status 1 otherwise), so that matching hashes of errors cannot
- * pass for a check. REACH_TEST_QUICK (under Valgrind) runs a tenth of the problems. */
+ * straight and folded ones, targets out of reach, poles on the line), rig two-bone solves under
+ * scaled and mirrored parents, and FABRIK and CCD on chains of free joints and of cones, cold
+ * and warm. Built twice, against the library and against a copy built with REACH_NO_PACKED (the
+ * scalar operations everywhere): the two must print the same lines, which is the promise that a
+ * packed build gives a scalar build's bits. Every solve must succeed (exit status 1 otherwise),
+ * so that matching hashes of errors cannot pass for a check. REACH_TEST_QUICK (under Valgrind)
+ * runs a tenth of the problems. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,17 @@ static reach_vec3 any_bone(reach_real length, reach_vec3 fallback) {
     return reach_vec3_scale(direction, length);
 }
 
+/* What every two-bone output holds, field by field: a struct's padding holds no defined bits. */
+static void hash_limb(reach_vec3 mid, reach_vec3 end, reach_quat root_rotation, reach_quat mid_rotation,
+                      reach_real residual, int reached) {
+    hash_bytes(&mid, sizeof mid);
+    hash_bytes(&end, sizeof end);
+    hash_bytes(&root_rotation, sizeof root_rotation);
+    hash_bytes(&mid_rotation, sizeof mid_rotation);
+    hash_bytes(&residual, sizeof residual);
+    hash_bytes(&reached, sizeof reached);
+}
+
 static void forward_kinematics(void) {
     int parents[BONES];
     reach_transform rest[BONES], local[BONES], world[BONES];
@@ -109,17 +121,51 @@ static void two_bone(void) {
         reach_status status = reach_two_bone_solve(&in, &options, &out);
         expect_ok(status);
         if (status != REACH_OK) continue;
-        /* Field by field: a struct's padding holds no defined bits. */
-        hash_bytes(&out.mid, sizeof out.mid);
-        hash_bytes(&out.end, sizeof out.end);
-        hash_bytes(&out.root_rotation, sizeof out.root_rotation);
-        hash_bytes(&out.mid_rotation, sizeof out.mid_rotation);
+        hash_limb(out.mid, out.end, out.root_rotation, out.mid_rotation, out.residual, out.reached);
         hash_bytes(&out.upper_length, sizeof out.upper_length);
         hash_bytes(&out.lower_length, sizeof out.lower_length);
-        hash_bytes(&out.residual, sizeof out.residual);
-        hash_bytes(&out.reached, sizeof out.reached);
     }
     printf("two-bone %016llx\n", (unsigned long long)hash_state);
+}
+
+/* The rig solve's short path (solved in the root's frame on packed vectors): limbs under
+ * rotated, scaled and mirrored parents, targets within and out of reach, with and without a
+ * pole, and straight limbs reaching behind themselves (its half-turn arcs). */
+static void two_bone_rig(void) {
+    hash_begin();
+    for (int k = 0; k < 20000 / scale; ++k) {
+        reach_two_bone_rig_input in;
+        in.parent_world.linear = reach_mat3_from_quat(any_rotation());
+        for (int c = 0; c < 3; ++c) {
+            reach_real s = uniform(0.3, 3);
+            if (k % 4 == 1 && c == 1) s = -s; /* mirrored */
+            in.parent_world.linear.col[c] = reach_vec3_scale(in.parent_world.linear.col[c], s);
+        }
+        in.parent_world.translation = any_point(2);
+        in.root_local = any_transform();
+        in.mid_local = any_transform();
+        in.end_local = any_transform();
+        in.target = any_point(4);
+        if (k % 9 == 4) { /* straight, reaching behind itself */
+            reach_vec3 axis = reach_vec3_normalize_safe(in.mid_local.translation, reach_vec3_make(1, 0, 0));
+            in.end_local.translation =
+                reach_vec3_scale(reach_quat_rotate(reach_quat_conjugate(in.mid_local.rotation), axis), uniform(0.2, 2));
+            reach_vec3 behind = reach_vec3_mad(in.root_local.translation,
+                                               reach_quat_rotate(in.root_local.rotation, axis), -uniform(0.1, 6));
+            in.target = reach_affine_point(in.parent_world, behind);
+        }
+        in.use_pole = k % 7 != 0;
+        in.pole = any_point(4);
+        in.use_end_orientation = 0;
+        in.end_orientation = reach_quat_identity();
+        reach_two_bone_rig_output out;
+        reach_status status = reach_two_bone_solve_rig(&in, NULL, &out);
+        expect_ok(status);
+        if (status != REACH_OK) continue;
+        hash_limb(out.mid, out.end, out.root_rotation, out.mid_rotation, out.residual, out.reached);
+        hash_bytes(&out.end_rotation, sizeof out.end_rotation);
+    }
+    printf("two-bone rig %016llx\n", (unsigned long long)hash_state);
 }
 
 typedef reach_status (*chain_solver)(const reach_skeleton *, const reach_target *, int, const reach_solver_settings *,
@@ -168,6 +214,7 @@ int main(void) {
     two_bone();
     chains("fabrik", reach_fabrik_solve);
     chains("ccd", reach_ccd_solve);
+    two_bone_rig();
     if (failures) fprintf(stderr, "%d solves failed\n", failures);
     return failures ? 1 : 0;
 }
