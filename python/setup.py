@@ -10,6 +10,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import numpy
 from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
@@ -31,6 +32,8 @@ def pkg_config(flag, *packages):
 
 
 include_dirs = [os.path.relpath(ROOT / d, HERE) for d in ("include", "src", "formats", "cli")]
+# The batch entry points read numpy arrays through numpy's C API (python3-numpy ships its headers).
+include_dirs += [numpy.get_include()]
 include_dirs += [f[2:] for f in pkg_config("--cflags", "libcjson", "expat", "assimp") if f.startswith("-I")]
 libraries = [f[2:] for f in pkg_config("--libs", "libcjson", "expat", "assimp") if f.startswith("-l")] + ["m"]
 

@@ -26,7 +26,7 @@ PyObject *reach_py_raise(const char *message) {
 
 PyObject *reach_py_result_text(char *text, size_t length, const char *message) {
     if (!text) return reach_py_raise(message);
-    PyObject *result = PyBytes_FromStringAndSize(text, (Py_ssize_t)length);
+    PyObject *result = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
     free(text);
     return result;
 }
@@ -89,7 +89,7 @@ static void run_request(request_run *run) {
 
 double reach_py_seconds(void) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
@@ -131,12 +131,28 @@ PyObject *reach_py_fk(PyObject *module, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"solve", reach_py_solve, METH_VARARGS, "solve(request_json: bytes, folder: str | None) -> result_json: bytes"},
-    {"fk", reach_py_fk, METH_VARARGS, "fk(request_json: bytes, folder: str | None) -> result_json: bytes"},
+    {"solve", reach_py_solve, METH_VARARGS, "solve(request_json: bytes, folder: str | None) -> result_json: str"},
+    {"fk", reach_py_fk, METH_VARARGS, "fk(request_json: bytes, folder: str | None) -> result_json: str"},
     {"load", reach_py_load, METH_VARARGS, "load(path: str) -> Rig"},
-    {"two_bone_batch", reach_py_two_bone_batch, METH_VARARGS, "reach_two_bone_solve_batch on arrays"},
-    {"fabrik_batch", reach_py_fabrik_batch, METH_VARARGS, "reach_fabrik_solve_batch on arrays"},
-    {"status_string", reach_py_status_string, METH_VARARGS, "status_string(code: int) -> str"},
+    {"two_bone_batch", (PyCFunction)(void (*)(void))reach_py_two_bone_batch, METH_FASTCALL | METH_KEYWORDS,
+     "two_bone_batch($module, /, root, mid, end, target, pole=None, out_mid=None, out_end=None, weight=1.0, "
+     "soft_distance=0.0, max_stretch=1.0, tolerance=0.0, out_residual=None, out_reached=None, out_status=None)\n--\n\n"
+     "reach_two_bone_solve_batch: each limb's root, mid and end joints bent so the end reaches its\n"
+     "target (bending toward its pole where given). Points are C-contiguous float64 arrays of shape\n"
+     "(3, count). Pass out_mid=mid, out_end=end to solve in place; the other out_ arrays are made\n"
+     "when not given. Returns a TwoBoneBatchResult; raises BatchError when some limbs had bad input."},
+    {"fabrik_batch", (PyCFunction)(void (*)(void))reach_py_fabrik_batch, METH_FASTCALL | METH_KEYWORDS,
+     "fabrik_batch($module, /, lengths, root, target, joints=None, max_iterations=64, tolerance=0.0, "
+     "cold_start=None, cold_direction=(0.0, 1.0, 0.0), out_residual=None, out_iterations=None, "
+     "out_reached=None, out_status=None)\n--\n\n"
+     "reach_fabrik_solve_batch on count chains of bone_count bones: lengths of shape\n"
+     "(bone_count, count), root and target (3, count), joints (3, bone_count + 1, count), solved in\n"
+     "place (a warm start from its contents). Without joints every chain starts cold, straight along\n"
+     "cold_direction. Returns a FabrikBatchResult; raises BatchError when some chains had bad input."},
+    {"time_two_bone_batch", (PyCFunction)(void (*)(void))reach_py_time_two_bone_batch, METH_FASTCALL | METH_KEYWORDS,
+     "time_two_bone_batch(repeats, *two_bone_batch's arguments) -> seconds per solve, for the bench"},
+    {"time_fabrik_batch", (PyCFunction)(void (*)(void))reach_py_time_fabrik_batch, METH_FASTCALL | METH_KEYWORDS,
+     "time_fabrik_batch(repeats, *fabrik_batch's arguments) -> seconds per solve, for the bench"},
     {"retarget", reach_py_retarget, METH_VARARGS,
      "retarget(source_path, target_path, map_path) -> (names, rate, count, frames)"},
     {NULL, NULL, 0, NULL}};
@@ -154,7 +170,8 @@ PyMODINIT_FUNC PyInit__reach(void) {
     if (!reach_py_error || PyModule_AddObjectRef(module, "Error", reach_py_error) < 0 ||
         PyModule_AddObjectRef(module, "Rig", (PyObject *)&reach_py_rig_type) < 0 ||
         PyModule_AddStringConstant(module, "batch_isa", reach_batch_isa()) < 0 ||
-        PyModule_AddIntConstant(module, "double_precision", reach_precision_is_double) < 0) {
+        PyModule_AddIntConstant(module, "double_precision", reach_precision_is_double) < 0 ||
+        reach_py_batch_init(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -124,3 +124,60 @@ def test_fabrik_batch_refuses_a_bad_whole_batch():
         reach.fabrik_batch(lengths, root, root.copy(), max_iterations=-1)
     with pytest.raises(reach.Error, match=r"joints: expected .* shape \(3, 3, 4\)"):
         reach.fabrik_batch(lengths, root, root.copy(), np.zeros((3, 2, 4)))
+
+
+def test_outputs_given_are_written_in_place_and_equal_fresh_ones():
+    rng = np.random.default_rng(4)
+    root, mid, end, target, pole = limbs(rng, 33)
+    fresh = reach.two_bone_batch(root, mid, end, target, pole)
+    outputs = {"out_mid": np.empty((3, 33)), "out_end": np.empty((3, 33)), "out_residual": np.empty(33),
+               "out_reached": np.empty(33, np.uint8), "out_status": np.empty(33, np.uint8)}
+    given = reach.two_bone_batch(root, mid, end, target, pole, **outputs)
+    for field, name in zip(("mid", "end", "residual", "reached", "status"), outputs):
+        assert getattr(given, field) is outputs[name] and outputs[name].tobytes() == getattr(fresh, field).tobytes()
+    lengths, root, target, joints = chains(rng, 21, 3)
+    fresh = reach.fabrik_batch(lengths, root, target, joints.copy())
+    outputs = {"out_residual": np.empty(21), "out_iterations": np.empty(21, np.intc),
+               "out_reached": np.empty(21, np.uint8), "out_status": np.empty(21, np.uint8)}
+    given = reach.fabrik_batch(lengths, root, target, joints, **outputs)
+    assert joints.tobytes() == fresh.joints.tobytes()
+    for field, name in zip(("residual", "iterations", "reached", "status"), outputs):
+        assert getattr(given, field) is outputs[name] and outputs[name].tobytes() == getattr(fresh, field).tobytes()
+
+
+def test_outputs_of_the_wrong_kind_raise():
+    rng = np.random.default_rng(2)
+    root, mid, end, target, pole = limbs(rng, 8)
+    read_only = np.empty((3, 8))
+    read_only.flags.writeable = False
+    with pytest.raises(reach.Error, match=r"^out_mid: expected a C-contiguous writable .* read-only"):
+        reach.two_bone_batch(root, mid, end, target, out_mid=read_only)
+    with pytest.raises(reach.Error, match=r"^out_reached: expected .* uint8 .* got dtype bool"):
+        reach.two_bone_batch(root, mid, end, target, out_reached=np.empty(8, bool))
+    with pytest.raises(reach.Error, match=r"^out_iterations: expected .* int32 .* shape \(8,\), got dtype int32, "
+                                          r"shape \(9,\)"):
+        reach.fabrik_batch(np.ones((2, 8)), root, target, out_iterations=np.empty(9, np.intc))
+
+
+def test_arguments_are_matched_as_a_python_function_matches_them():
+    rng = np.random.default_rng(6)
+    root, mid, end, target, pole = limbs(rng, 8)
+    by_position = reach.two_bone_batch(root, mid, end, target, pole, None, None, 1.0, 0.1)
+    by_name = reach.two_bone_batch(target=target, end=end, mid=mid, root=root, pole=pole, soft_distance=0.1)
+    assert by_position.end.tobytes() == by_name.end.tobytes()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'poles'"):
+        reach.two_bone_batch(root, mid, end, target, poles=pole)
+    with pytest.raises(TypeError, match="multiple values for argument 'pole'"):
+        reach.two_bone_batch(root, mid, end, target, pole, pole=pole)
+    with pytest.raises(TypeError, match="missing required argument 'target'"):
+        reach.two_bone_batch(root, mid, end)
+    with pytest.raises(TypeError, match="weight: expected a number"):
+        reach.two_bone_batch(root, mid, end, target, weight="heavy")
+
+
+def test_a_refused_batch_raises_error_and_leaves_the_statuses_given_as_they_were():
+    lengths, root = np.ones((2, 4)), np.zeros((3, 4))
+    status = np.full(4, 7, np.uint8)
+    with pytest.raises(reach.Error, match="^chain: invalid argument") as caught:
+        reach.fabrik_batch(lengths, root, root.copy(), max_iterations=-1, out_status=status)
+    assert not isinstance(caught.value, reach.BatchError) and list(status) == [7, 7, 7, 7]
