@@ -25,11 +25,15 @@ define build
 endef
 
 # Float (the default), double, and a sanitizer build (AddressSanitizer + UBSan, with clang).
-test-core: deps-build+test+cli format-check lint
-	$(call build,build/float,-DREACH_BUILD_BENCH=ON)
+# The float and double builds carry the demo renderer and its smoke test too. The double run
+# records every request the CLI's tests send (REACH_CLI_RECORD), which python-test replays.
+CLI_REQUESTS := build/double/cli-requests.jsonl
+test-core: deps-build+test+cli+demo format-check lint
+	$(call build,build/float,-DREACH_BUILD_BENCH=ON -DREACH_BUILD_DEMO=ON)
 	ctest --test-dir build/float --output-on-failure --no-tests=error -j$(JOBS)
-	$(call build,build/double,-DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON)
-	ctest --test-dir build/double --output-on-failure --no-tests=error -j$(JOBS)
+	$(call build,build/double,-DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON -DREACH_BUILD_DEMO=ON)
+	rm -f $(CLI_REQUESTS)
+	REACH_CLI_RECORD=$(CURDIR)/$(CLI_REQUESTS) ctest --test-dir build/double --output-on-failure --no-tests=error -j$(JOBS)
 	$(call build,build/asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DREACH_SANITIZE=address$(,)undefined -DREACH_BUILD_BENCH=ON)
 	ctest --test-dir build/asan --output-on-failure --no-tests=error -j$(JOBS)
 

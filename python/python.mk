@@ -20,15 +20,15 @@ python: deps-build+cli+python $(PYTHON)
 	rm -rf python/build
 	$(PYTHON) -m pip install --quiet --no-build-isolation --no-index --no-deps --force-reinstall ./python
 
-# The CLI's own tests run once with REACH_CLI_RECORD, so that every request they send is
-# replayed through reach.solve (python/tests/test_cli_parity.py).
+# Every request the CLI's own tests send is replayed through reach.solve
+# (python/tests/test_cli_parity.py): test-core's double run records them ($(CLI_REQUESTS));
+# alone, python-test runs the CLI's tests once to record them.
 python-test: python deps-test
 	cmake -S . -B $(PYTHON_ORACLES) -DCMAKE_BUILD_TYPE=Release $(CI_FLAGS) -DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(PYTHON_ORACLES) --target $(PYTHON_ORACLE_TARGETS) -j$(JOBS)
-	rm -f $(PYTHON_ORACLES)/cli-requests.jsonl
-	REACH_CLI_RECORD=$(CURDIR)/$(PYTHON_ORACLES)/cli-requests.jsonl \
+	test -s $(CLI_REQUESTS) || REACH_CLI_RECORD=$(CURDIR)/$(CLI_REQUESTS) \
 	  ctest --test-dir $(PYTHON_ORACLES) --output-on-failure -R '^test_cli_' -j$(JOBS) >/dev/null
 	REACH_CLI=$(CURDIR)/$(PYTHON_ORACLES)/cli/reach \
 	REACH_BATCH_ORACLE=$(CURDIR)/$(PYTHON_ORACLES)/python/reach_batch_oracle \
-	REACH_CLI_RECORD=$(CURDIR)/$(PYTHON_ORACLES)/cli-requests.jsonl \
+	REACH_CLI_RECORD=$(CURDIR)/$(CLI_REQUESTS) \
 	  $(PYTHON) -m pytest -q python/tests
