@@ -33,6 +33,15 @@
 #define READBACK_SLACK 2e-5
 #endif
 
+/* How far past a tolerance the pose read back may lie where the solver reported it reached: the
+ * solver and this check measure the angle by different formulas, which in float differ by about
+ * 1e-7 rad at 1e-5 (a Panda pose the solver measured at 9.95e-6 rad reads back at 1.002e-5). */
+#ifdef REACH_DOUBLE
+#define CLAIM_SLACK 1e-12
+#else
+#define CLAIM_SLACK 4e-7
+#endif
+
 typedef struct jacobian_method {
     const char *name;
     reach_jacobian_method method;
@@ -81,7 +90,7 @@ static void check_answer(const method_run *m, const reach_transform *pose, reach
     double angle = (double)reach_quat_angle_between(world[robot->tool].rotation, goal.rotation);
     int truthful = fabs((double)result->residual - distance) <= READBACK_SLACK &&
                    fabs((double)result->angle_residual - angle) <= 4 * READBACK_SLACK;
-    int within = distance <= POSITION_TOLERANCE && angle <= ANGLE_TOLERANCE;
+    int within = distance <= POSITION_TOLERANCE + CLAIM_SLACK && angle <= ANGLE_TOLERANCE + CLAIM_SLACK;
     totals->wrong_reports += !truthful || (result->reached && !within);
     reach_real values[BENCH_ROBOT_MAX_DOF];
     double q[BENCH_ROBOT_MAX_DOF];
