@@ -1,13 +1,15 @@
 // The Orocos KDL comparison (built when Debian's liborocos-kdl-dev is installed): the pose sets
 // of the Jacobian suite (robots.h) solved in this program by KDL's ChainIkSolverPos_LMA and
 // ChainIkSolverPos_NR_JL and by reach, the four solvers taking turns block by block of poses,
-// every answer judged the same way: KDL's forward kinematics (double) of the returned joint values within 1e-5 m and
-// 1e-4 rad of the goal, every joint within its limits.
+// every answer judged the same way under TRAC-IK's protocol (its ik_tests): each solve starts at
+// the middle of the joint ranges, and an answer counts when KDL's forward kinematics (double) of
+// the returned joint values lies within 1e-5 m and 1e-5 rad of the goal (TRAC-IK's eps) with
+// every joint within its limits; every other answer, whatever the solver reports, is a failure.
 //
 //   kdl/ROBOT/lma           KDL's Levenberg–Marquardt solver with its defaults except the weights,
-//                           L = (1, 1, 1, 0.1, 0.1, 0.1), eps = 1e-5 (the largest stopping test
-//                           of its kind inside both tolerances: |dp|² + (0.1 |dθ|)² < eps²), and
-//                           reach's iteration cap, 64 (its own is 500)
+//                           L = (1, 1, 1, 1, 1, 1), eps = 1e-5 (the largest stopping test of its
+//                           kind inside both tolerances: |dp|² + |dθ|² < eps²), and reach's
+//                           iteration cap, 64 (its own is 500)
 //   kdl/ROBOT/nr_jl         KDL's Newton–Raphson solver with joint limits, ChainIkSolverVel_pinv
 //                           and ChainFkSolverPos_recursive, with eps = 1e-5 / √3 per twist
 //                           component (so that converging means within the position tolerance;
@@ -41,7 +43,7 @@
 namespace {
 
 const double position_tolerance = 1e-5; // m
-const double angle_tolerance = 1e-4;    // rad
+const double angle_tolerance = 1e-5;    // rad
 const int robust_restarts = 50, robust_iterations = 1000;
 // The iteration cap every solver but the robust one gets: reach's default.
 const int iteration_cap = 64;
@@ -177,7 +179,7 @@ struct robot_solvers {
 
 Eigen::Matrix<double, 6, 1> lma_weights() {
     Eigen::Matrix<double, 6, 1> weights;
-    weights << 1, 1, 1, 0.1, 0.1, 0.1;
+    weights << 1, 1, 1, 1, 1, 1;
     return weights;
 }
 

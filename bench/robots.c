@@ -117,6 +117,12 @@ static void random_values(const bench_robot *robot, bench_random *r, double *val
     }
 }
 
+/* TRAC-IK's start (its ik_tests' "nominal"): every joint at the middle of its range. */
+static void middle_values(const bench_robot *robot, double *values) {
+    for (int i = 0; i < robot->dof; i++)
+        values[i] = (double)(reach_real)(0.5 * (robot->min[i] + robot->max[i]));
+}
+
 void bench_robot_poses_make(bench_robot_poses *poses, const bench_robot *robot, int count) {
     size_t values = (size_t)count * (size_t)robot->dof;
     poses->count = count;
@@ -129,7 +135,7 @@ void bench_robot_poses_make(bench_robot_poses *poses, const bench_robot *robot, 
     for (int k = 0; k < count; k++) {
         double *goal = &poses->goal_values[k * robot->dof];
         random_values(robot, &r, goal);
-        random_values(robot, &r, &poses->start_values[k * robot->dof]);
+        middle_values(robot, &poses->start_values[k * robot->dof]);
         bench_robot_set_values(robot, goal, pose);
         reach_forward_kinematics(&robot->skeleton, pose, world);
         poses->goals[k] = world[robot->tool];

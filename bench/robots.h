@@ -4,8 +4,9 @@
  *   iiwa14  KUKA LBR iiwa 14 R820, standard DH, plain flange (d7 = 0.126 m), the maker's ranges
  *   panda   Franka Emika Panda, modified (Craig) DH with the flange as a fixed eighth row, the
  *           maker's ranges
- * A pose set is `count` problems: the goal is the tool's world pose for random joint values
- * inside the limits (so it is reachable), and the solve starts from other random joint values. */
+ * A pose set is `count` problems under TRAC-IK's protocol (its ik_tests): the goal is the tool's
+ * world pose for random joint values inside the limits (so it is reachable), and every solve
+ * starts with each joint at the middle of its range. */
 #ifndef REACH_BENCH_ROBOTS_H
 #define REACH_BENCH_ROBOTS_H
 
@@ -54,7 +55,7 @@ int bench_robot_within_limits(const bench_robot *robot, const double *values, do
 typedef struct bench_robot_poses {
     int count, dof;
     double *goal_values;    /* count × dof: the joint values that make each goal */
-    double *start_values;   /* count × dof: where each solve starts */
+    double *start_values;   /* count × dof: where each solve starts (the middle of the ranges) */
     reach_transform *goals; /* count: the tool's world pose for the goal values (reach's FK) */
 } bench_robot_poses;
 

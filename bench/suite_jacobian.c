@@ -5,7 +5,9 @@
  *   robust                                DLS with 50 seeded restarts and at most 1000
  *                                         iterations: what `reach solve` uses when the request
  *                                         names no method (cli/solve_jacobian.c)
- * A goal counts as reached within 1e-5 m and 1e-4 rad. Each solve is timed on its own
+ * The problems are TRAC-IK's (robots.h: random reachable goals, every solve from the middle of
+ * the ranges); a goal counts as reached within 1e-5 m and 1e-5 rad, as TRAC-IK's eps, with every
+ * joint within its limits. Each solve is timed on its own
  * (samples.h); the robot and method pairs take turns round by round. The first round checks
  * every answer, untimed: REACH_OK, the reported residuals are those of the pose (forward
  * kinematics), `reached` only when within both tolerances, and every joint within its limits. */
@@ -19,7 +21,7 @@
 #include "suites.h"
 
 #define POSITION_TOLERANCE 1e-5 /* m */
-#define ANGLE_TOLERANCE    1e-4 /* rad */
+#define ANGLE_TOLERANCE    1e-5 /* rad */
 #define ROBUST_RESTARTS    50
 #define ROBUST_ITERATIONS  1000
 
@@ -29,6 +31,15 @@
 #define READBACK_SLACK 1e-9
 #else
 #define READBACK_SLACK 2e-5
+#endif
+
+/* How far past a tolerance the pose read back may lie where the solver reported it reached: the
+ * solver and this check measure the angle by different formulas, which in float differ by about
+ * 1e-7 rad at 1e-5 (a Panda pose the solver measured at 9.95e-6 rad reads back at 1.002e-5). */
+#ifdef REACH_DOUBLE
+#define CLAIM_SLACK 1e-12
+#else
+#define CLAIM_SLACK 4e-7
 #endif
 
 typedef struct jacobian_method {
@@ -79,7 +90,7 @@ static void check_answer(const method_run *m, const reach_transform *pose, reach
     double angle = (double)reach_quat_angle_between(world[robot->tool].rotation, goal.rotation);
     int truthful = fabs((double)result->residual - distance) <= READBACK_SLACK &&
                    fabs((double)result->angle_residual - angle) <= 4 * READBACK_SLACK;
-    int within = distance <= POSITION_TOLERANCE && angle <= ANGLE_TOLERANCE;
+    int within = distance <= POSITION_TOLERANCE + CLAIM_SLACK && angle <= ANGLE_TOLERANCE + CLAIM_SLACK;
     totals->wrong_reports += !truthful || (result->reached && !within);
     reach_real values[BENCH_ROBOT_MAX_DOF];
     double q[BENCH_ROBOT_MAX_DOF];

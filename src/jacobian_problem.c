@@ -277,6 +277,7 @@ reach_status reach__jac_setup(const reach_skeleton *skeleton, const reach_target
         p->max_weight = reach_max(p->max_weight, targets[t].weight);
     p->tolerance = REACH_DEFAULT_TOLERANCE_RATIO * p->length;
     p->angle_tolerance = REACH_R(1e-4);
+    p->rotation_weight = 1;
     return REACH_OK;
 }
 
@@ -337,7 +338,7 @@ void reach__jac_evaluate(const jac_problem *p, jac_state *state) {
         reach_real angle = reach_vec3_length(omega);
         state->angle_residual = reach_max(state->angle_residual, angle);
         if (!(angle <= p->angle_tolerance)) state->reached = 0;
-        put3(state->error + row, reach_vec3_scale(omega, weight));
+        put3(state->error + row, reach_vec3_scale(omega, weight * p->rotation_weight));
         row += 3;
     }
     state->error_sq = 0;
@@ -349,6 +350,7 @@ typedef struct column_scales {
     reach_real position;  /* multiplies position rows */
     reach_real prismatic; /* multiplies prismatic columns */
     reach_real weight;
+    reach_real rotation; /* multiplies orientation rows */
 } column_scales;
 
 /* Adds k_linear · linear and k_angular · angular (rows 3..5 only with orientation) to column c. */
@@ -399,7 +401,7 @@ static void add_effector_rows(const jac_problem *p, const jac_state *state, int 
     const reach_transform *world = state->world;
     reach_vec3 tip = world[effector].translation;
     int columns = p->columns;
-    reach_real k_angular = sign * scale.weight, k_linear = k_angular * scale.position;
+    reach_real k_linear = sign * scale.weight * scale.position, k_angular = sign * scale.weight * scale.rotation;
     for (int bone = effector;; bone = skeleton->parents[bone]) {
         int first = p->first_column[bone];
         if (first >= 0) {
@@ -436,8 +438,9 @@ void reach__jac_build(const jac_problem *p, const jac_state *state, int normalis
     int row = 0;
     for (int t = 0; t < p->target_count; ++t) {
         const reach_target *target = &p->targets[t];
-        column_scales scale = {1, 1, 1};
+        column_scales scale = {1, 1, 1, 1};
         if (normalised) {
+            scale.rotation = p->rotation_weight;
             scale.position = 1 / p->length;
             scale.prismatic = p->length;
             scale.weight = target->weight / p->max_weight;

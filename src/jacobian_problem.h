@@ -45,6 +45,9 @@ typedef struct jac_problem {
     reach_real max_weight;    /* the heaviest target's weight: what weights are divided by */
     reach_real tolerance;     /* position tolerance, rig units */
     reach_real angle_tolerance;
+    /* What the orientation rows of the error and of J are multiplied by: 1, but less while a solve
+     * places the effectors first (jacobian_solve.c, "position first"). */
+    reach_real rotation_weight;
 } jac_problem;
 
 /* One candidate solution: the full local pose, its world transforms, and per column the joint
@@ -113,8 +116,9 @@ reach_vec3 reach__jac_rotation_vector(reach_quat q);
 void reach__jac_evaluate(const jac_problem *problem, jac_state *state);
 
 /* The Jacobian at state->world into matrix (rows × columns). normalised: position rows divided
- * by L, prismatic columns multiplied by L, and rows scaled by their target's weight; otherwise
- * rig units, unweighted. */
+ * by L, prismatic columns multiplied by L, rows scaled by their target's weight and orientation
+ * rows by the problem's rotation_weight, as the error rows are; otherwise rig units,
+ * unweighted. */
 void reach__jac_build(const jac_problem *problem, const jac_state *state, int normalised, reach_real *matrix);
 
 /* ---- state (jacobian_state.c) ---- */

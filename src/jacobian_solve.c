@@ -10,6 +10,38 @@
 /* At most this many kicks (reach__jac_state_kick) in one solve, as in FABRIK and CCD. */
 #define MAX_KICKS 2
 
+/* Position first: DLS starts with the orientation rows weighted by a tenth (and, off the limits,
+ * no pull toward rest: below), and gives them their full weight once every effector is within
+ * POSITION_FIRST_RESIDUAL of L of its target (or its tolerance, if larger), or when that first
+ * phase stalls (a target out of reach, say). From TRAC-IK's start at the middle of the ranges the
+ * orientation error is often near π, and weighted in full it steers the first steps, which settle
+ * the arm's branch (elbow up or down, wrist flipped): on the bench's 1 000 poses each, DLS then
+ * stalled short of the goal on 14 % of the UR5's (typically its arm stretched out, the position
+ * beyond the branch's reach) and 17 % of the Panda's. Placing the effector first picks the branch
+ * by the position, and the orientation is then met within that branch: the UR5 reaches 85.7 →
+ * 88.5 %, the Panda 83.0 → 85.5 %, the iiwa 98.6 → 98.3 %, in 1 to 4 % more iterations on the
+ * poses reached (from random starts, 89 → 91 %, 55 → 57 % and 75 → 76 %). Weights of 0.2 and 0.05,
+ * thresholds of 0.01 and 0.03, a switch as soon as the position error is below the orientation
+ * error, or a growing damping at the start instead (Levenberg–Marquardt's λ from 1 or 10 down by
+ * thirds) all reached less on the UR5 or the Panda. */
+#define POSITION_FIRST_ROTATION_WEIGHT REACH_R(0.1)
+#define POSITION_FIRST_RESIDUAL        REACH_R(0.003)
+
+static int places_position_first(const jac_problem *p, const reach_solver_settings *settings) {
+    if (settings->jacobian_method != REACH_JACOBIAN_DLS) return 0;
+    for (int t = 0; t < p->target_count; ++t)
+        if (p->targets[t].use_orientation) return 1;
+    return 0;
+}
+
+/* The end of the position-first phase: the orientation rows at full weight, and the states the
+ * solve compares weighed again alike. */
+static void weigh_orientation_in_full(jac_problem *p, jac_workspace *ws, const jac_state *best) {
+    p->rotation_weight = 1;
+    reach__jac_evaluate(p, &ws->current);
+    if (best == &ws->best) reach__jac_evaluate(p, &ws->best);
+}
+
 /* The topmost moving bone on the path from `bone` to the skeleton's root (-1 when none moves):
  * its joint is where the path turns about. */
 static int pivot_of(const jac_problem *p, int bone) {
@@ -231,10 +263,20 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
     if (settings->tolerance > 0) p.tolerance = settings->tolerance;
     p.angle_tolerance = settings->angle_tolerance;
 
+    if (places_position_first(&p, settings)) p.rotation_weight = POSITION_FIRST_ROTATION_WEIGHT;
+    const reach_real placed = reach_max(POSITION_FIRST_RESIDUAL * p.length, p.tolerance);
     reach__jac_state_from_pose(&p, pose, &ws.current);
     if (!reach_is_finite(ws.current.error_sq)) return REACH_ERROR_OUT_OF_RANGE;
 
     const reach_solver_settings fallback = pseudoinverse_fallback(settings);
+    /* While the effectors are placed first, no pull toward rest in the null space unless a joint
+     * sits at a limit: with the orientation rows at a tenth, their directions count half as null
+     * space under the damping, and away from the limits the pull only fought the orientation (from
+     * the middle of the ranges the Panda took 19 % more iterations on the poses reached), while at
+     * a limit it keeps the redundant joints off it (without it, from random starts, DLS reached
+     * 71 % of the iiwa's poses and 52 % of the Panda's instead of 76 % and 57 %). */
+    reach_solver_settings placing = *settings;
+    placing.null_space = 0;
     uint64_t rng = settings->seed;
     int restarts_left = nothing_can_move(&p, ws.current.local) ? 0 : settings->restarts;
     int iterations = 0, attempt_iterations = 0, kicks = 0;
@@ -244,6 +286,11 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
      * every iteration. */
     const jac_state *best = &ws.current;
     while (!best->reached && iterations < settings->max_iterations) {
+        if (p.rotation_weight != 1 && ws.current.residual <= placed) {
+            weigh_orientation_in_full(&p, &ws, best);
+            attempt_iterations = 0;
+            checkpoint = ws.current.error_sq;
+        }
         ++iterations;
         ++attempt_iterations;
         /* The pseudoinverse: its full step, else DLS's step, else its own step halved (a second
@@ -251,7 +298,8 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
         int moved = settings->jacobian_method == REACH_JACOBIAN_PSEUDOINVERSE
                         ? move(&p, settings, &ws, 0) || move(&p, &fallback, &ws, REACH_JACOBIAN_LINE_SEARCH) ||
                               move(&p, settings, &ws, REACH_JACOBIAN_LINE_SEARCH)
-                        : move(&p, settings, &ws, REACH_JACOBIAN_LINE_SEARCH);
+                        : move(&p, p.rotation_weight != 1 && !ws.current.limited ? &placing : settings, &ws,
+                               REACH_JACOBIAN_LINE_SEARCH);
         if (best != &ws.current && better(&ws.current, best)) best = &ws.current;
         int stalled = !moved;
         if (attempt_iterations % STALL_WINDOW == 0) {
@@ -260,6 +308,13 @@ reach_status reach_jacobian_solve(const reach_skeleton *skeleton, const reach_ta
             checkpoint = ws.current.error_sq;
         }
         if (!stalled || best->reached) continue;
+        if (p.rotation_weight != 1) {
+            /* Placing the effectors first has gone as far as it can. */
+            weigh_orientation_in_full(&p, &ws, best);
+            attempt_iterations = 0;
+            checkpoint = ws.current.error_sq;
+            continue;
+        }
         reach_vec3 line;
         if (!moved && kicks < MAX_KICKS && stuck_on_a_line(&p, &ws.current, &line)) {
             /* Stuck though a target is within reach: a chain on the line to its target. The
