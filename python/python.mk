@@ -21,12 +21,12 @@ python: deps-build+cli+python $(PYTHON)
 	$(PYTHON) -m pip install --quiet --no-build-isolation --no-index --no-deps --force-reinstall ./python
 
 # Every request the CLI's own tests send is replayed through reach.solve
-# (python/tests/test_cli_parity.py): test-core's double run records them ($(CLI_REQUESTS));
-# alone, python-test runs the CLI's tests once to record them.
+# (python/tests/test_cli_parity.py) and its answer compared: test-core's double run records them
+# ($(CLI_REQUESTS)); alone, or after the tool was rebuilt, python-test records them afresh.
 python-test: python deps-test
 	cmake -S . -B $(PYTHON_ORACLES) -DCMAKE_BUILD_TYPE=Release $(CI_FLAGS) -DREACH_DOUBLE=ON -DREACH_BUILD_BENCH=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(PYTHON_ORACLES) --target $(PYTHON_ORACLE_TARGETS) -j$(JOBS)
-	test -s $(CLI_REQUESTS) || REACH_CLI_RECORD=$(CURDIR)/$(CLI_REQUESTS) \
+	test $(CLI_REQUESTS) -nt $(PYTHON_ORACLES)/cli/reach || REACH_CLI_RECORD=$(CURDIR)/$(CLI_REQUESTS) \
 	  ctest --test-dir $(PYTHON_ORACLES) --output-on-failure -R '^test_cli_' -j$(JOBS) >/dev/null
 	REACH_CLI=$(CURDIR)/$(PYTHON_ORACLES)/cli/reach \
 	REACH_BATCH_ORACLE=$(CURDIR)/$(PYTHON_ORACLES)/python/reach_batch_oracle \

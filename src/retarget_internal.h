@@ -65,7 +65,8 @@ int reach__retarget_role_of(const reach_humanoid *roles, int bone);
 void reach__retarget_find_chains(reach_retarget *r);
 /* Solves r->work (the start) for the targets, chain by chain (the hands' targets follow the
  * shoulders as the trunk moves them); *out as the full-body solve reports. */
-reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *targets, reach_full_body_result *out);
+reach_status reach__retarget_solve(reach_retarget *r, const reach_full_body_targets *targets,
+                                   reach_full_body_result *out);
 
 /* Lays the state out on memory (NULL: only counts); returns the bytes needed. */
 size_t reach__retarget_lay_out(const reach_skeleton *source, const reach_skeleton *target, void *memory,

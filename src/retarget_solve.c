@@ -166,29 +166,22 @@ static void residuals(const reach_retarget *r, const reach_full_body_targets *ta
     }
 }
 
-reach_status reach__retarget_solve(reach_retarget *r, reach_full_body_targets *targets, reach_full_body_result *out) {
+reach_status reach__retarget_solve(reach_retarget *r, const reach_full_body_targets *targets,
+                                   reach_full_body_result *out) {
     const reach_skeleton *s = &r->target.skeleton;
     const reach_humanoid *roles = &r->target.roles;
     reach_real tolerance = r->settings.body.tolerance * r->height;
     int iterations = 0;
     reach_status status = REACH_OK;
     reach_forward_kinematics(s, r->work, r->solve_world);
-    /* The trunk carries the head; the hands' targets move with the shoulders it moves. */
+    /* The trunk carries the head; the hands keep their targets, placed from the carried shoulders,
+     * whatever the trunk's turn does to the shoulders (the source's hands relative to its hips). */
     const reach_body_target *head = &targets->parts[REACH_BODY_HEAD];
     int head_bone = roles->bones[REACH_ROLE_HEAD];
-    reach_vec3 shoulders[2];
-    for (int side = 0; side < 2; side++)
-        shoulders[side] = r->solve_world[roles->bones[reach__limb_role(side, 0)]].translation;
     if (r->trunk_root >= 0 && reach_vec3_distance(r->solve_world[head_bone].translation, head->position) > tolerance) {
         if ((status = solve_chain(r, r->trunk_root, head_bone, head, 0, tolerance, &iterations)) != REACH_OK)
             return status;
         reach_forward_kinematics(s, r->work, r->solve_world);
-        for (int side = 0; side < 2; side++) {
-            reach_body_target *hand = &targets->parts[REACH_BODY_LEFT_HAND + side];
-            reach_vec3 moved =
-                reach_vec3_sub(r->solve_world[roles->bones[reach__limb_role(side, 0)]].translation, shoulders[side]);
-            hand->position = reach_vec3_add(hand->position, moved);
-        }
     }
     for (int limb = 0; limb < 4; limb++) {
         const reach_body_target *part = &targets->parts[REACH_BODY_LEFT_HAND + limb];
