@@ -173,6 +173,10 @@ static reach_status configure(void) {
     reach_retarget_settings robot_settings = reach_retarget_default_settings();
     robot_settings.target_up = vec3(0, 0, 1);
     robot_settings.target_forward = vec3(1, 0, 0);
+    /* Solved to a millionth of its height, not the default's half-thousandth: within the default the
+     * redundant arm hinges settle a little differently each lap (where each limb's solve stops
+     * depends on where it started), and the picture a lap on would not be the first frame's. */
+    robot_settings.body.tolerance = REACH_R(1e-6);
     status = start_retarget(&character.skeleton, &character.roles, NULL, character_memory, sizeof character_memory,
                             &onto_character);
     if (status == REACH_OK)
