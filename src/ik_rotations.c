@@ -23,8 +23,11 @@ void reach__ik_sync_rotations(reach__ik *ik) {
         packed_vec3 next = packed_load(&ik->pos[c]);
         packed_quat world = packed_quat_load(&ik->rot[b]);
         if (length > 0) {
-            packed_vec3 now =
-                packed_scale(packed_quat_rotate(world, packed_load(&ik->local[c].translation)), 1 / length);
+            packed_vec3 held = packed_quat_rotate(world, packed_load(&ik->local[c].translation));
+            /* A link so short that 1 / length overflows (a subnormal in float) is made unit the
+             * careful way. */
+            packed_vec3 now = length * length > REACH__SQUARE_FLOOR ? packed_scale(held, 1 / length)
+                                                                    : reach__packed_unit(held, packed_zero());
             packed_vec3 wanted = reach__packed_unit(packed_sub(next, solved), now);
             /* The swing as packed_quat_shortest_arc makes it, less its normalisation: the product
              * with the unit rotation before it is normalised anyway, and its length is the
