@@ -10,9 +10,17 @@ static void test_ur5_poses(void **state) {
     robot_all_methods(&r, 0x0005);
 }
 
+static void test_ur5_dls_from_mid_range(void **state) {
+    (void)state;
+    test_robot r;
+    robot_ur5(&r);
+    robot_dls_from_mid_range(&r, 0x0005, 87.7);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ur5_poses),
+        cmocka_unit_test(test_ur5_dls_from_mid_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
