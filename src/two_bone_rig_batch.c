@@ -19,12 +19,20 @@
 #define RIG_WASM 1
 #endif
 
+/* A limb as words of a reach_real's size: the vector path loads it so (a flag is an int in the
+ * low bytes of its word). */
+#define RIG_WORDS ((int)(sizeof(reach_two_bone_rig_input) / sizeof(reach_real)))
+_Static_assert(sizeof(reach_two_bone_rig_input) % sizeof(reach_real) == 0, "a limb is whole words");
+_Static_assert(sizeof(int) <= sizeof(reach_real), "a flag fits a word");
+
 #ifdef REACH_DOUBLE
 typedef long long rig_lane_int;
-#define RIG_LARGEST 1.7976931348623157e308
+#define RIG_FLAG_BITS 0xffffffffLL
+#define RIG_LARGEST   1.7976931348623157e308
 #else
 typedef int rig_lane_int;
-#define RIG_LARGEST 3.40282347e38f
+#define RIG_FLAG_BITS (-1)
+#define RIG_LARGEST   3.40282347e38f
 #endif
 
 /* The limits of solve_rig_ordinary (two_bone_rig.c), which the vector path must decline alike:

@@ -77,29 +77,70 @@ KERNEL_TARGET static inline RV3 RF(_into_parent)(const RV3 rows[3], RV3 v, RV in
     return RF(_scale)((RV3){RF(_dot)(rows[0], v), RF(_dot)(rows[1], v), RF(_dot)(rows[2], v)}, inverse_det);
 }
 
-/* One member of RWIDTH consecutive limbs, lane k from limb k: scalar inserts, which measured
- * faster than the hardware's gathers and no slower than transposing (docs/performance.md). */
-KERNEL_TARGET static inline RV RF(_lanes)(const reach_two_bone_rig_input *limbs, size_t offset) {
-    RV v;
-    for (int k = 0; k < RWIDTH; ++k) {
-        reach_real x;
-        memcpy(&x, (const char *)(limbs + k) + offset, sizeof x);
-        v[k] = x;
+/* The interleaves of the transposes below: the low halves of a and b lane by lane, and the
+ * high halves. */
+#ifdef REACH_DOUBLE
+#define RIG_LANES (KERNEL_BYTES / 8)
+#else
+#define RIG_LANES (KERNEL_BYTES / 4)
+#endif
+#if RIG_LANES == 2
+#define RIG_LOW  0, 2
+#define RIG_HIGH 1, 3
+#elif RIG_LANES == 4
+#define RIG_LOW  0, 4, 1, 5
+#define RIG_HIGH 2, 6, 3, 7
+#elif RIG_LANES == 8
+#define RIG_LOW  0, 8, 1, 9, 2, 10, 3, 11
+#define RIG_HIGH 4, 12, 5, 13, 6, 14, 7, 15
+#else
+#define RIG_LOW  0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23
+#define RIG_HIGH 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
+#endif
+
+/* v[k] (RWIDTH words of limb k) turned into v[j] (word j of every limb): each round interleaves
+ * the first half of the rows with the second, and log2(RWIDTH) such rounds transpose. */
+KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_transpose)(RV v[RWIDTH]) {
+    /* Unrolled, so that every row stays in a register: a loop here keeps them on the stack. */
+#pragma GCC unroll 4
+    for (int round = 1; round < RWIDTH; round *= 2) {
+        RV t[RWIDTH];
+#pragma GCC unroll 8
+        for (int i = 0; i < RWIDTH / 2; ++i) {
+            t[2 * i] = __builtin_shufflevector(v[i], v[i + RWIDTH / 2], RIG_LOW);
+            t[2 * i + 1] = __builtin_shufflevector(v[i], v[i + RWIDTH / 2], RIG_HIGH);
+        }
+#pragma GCC unroll 16
+        for (int i = 0; i < RWIDTH; ++i)
+            v[i] = t[i];
     }
-    return v;
 }
-/* The limbs' flags as lane masks: all ones where set. */
-KERNEL_TARGET static inline void RF(_flags)(const reach_two_bone_rig_input *limbs, RM *use_pole,
-                                            RM *use_end_orientation) {
-    for (int k = 0; k < RWIDTH; ++k) {
-        (*use_pole)[k] = -(rig_lane_int)(limbs[k].use_pole != 0);
-        (*use_end_orientation)[k] = -(rig_lane_int)(limbs[k].use_end_orientation != 0);
+
+/* Every word (RIG_WORDS of them, each a reach_real's size, the flags' included) of RWIDTH
+ * consecutive limbs, word w of limb k in lane k of words[w]: whole rows of RWIDTH words loaded
+ * and transposed, the last row overlapping the one before it so as not to read past a limb.
+ * Measured against scalar inserts (which compilers build through integer registers, about 290
+ * instructions a limb on AVX2) and the hardware's gathers: docs/performance.md. */
+KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_words)(const reach_two_bone_rig_input *limbs,
+                                                                           RV words[RIG_WORDS]) {
+#pragma GCC unroll 24
+    for (int first = 0; first < RIG_WORDS; first += RWIDTH) {
+        const int row = first + RWIDTH <= RIG_WORDS ? first : RIG_WORDS - RWIDTH;
+        RV v[RWIDTH];
+#pragma GCC unroll 16
+        for (int k = 0; k < RWIDTH; ++k)
+            memcpy(&v[k], (const char *)(limbs + k) + (size_t)row * sizeof(reach_real), sizeof v[k]);
+        RF(_transpose)(v);
+#pragma GCC unroll 16
+        for (int j = 0; j < RWIDTH; ++j)
+            words[row + j] = v[j];
     }
 }
-#define RLOAD(limbs, member)  RF(_lanes)(limbs, offsetof(reach_two_bone_rig_input, member))
-#define RLOAD3(limbs, member) ((RV3){RLOAD(limbs, member.x), RLOAD(limbs, member.y), RLOAD(limbs, member.z)})
-#define RLOADQ(limbs, member)                                                                                          \
-    ((RQ){RLOAD(limbs, member.x), RLOAD(limbs, member.y), RLOAD(limbs, member.z), RLOAD(limbs, member.w)})
+#define RWORD(member)  words[offsetof(reach_two_bone_rig_input, member) / sizeof(reach_real)]
+#define RLOAD3(member) ((RV3){RWORD(member.x), RWORD(member.y), RWORD(member.z)})
+#define RLOADQ(member) ((RQ){RWORD(member.x), RWORD(member.y), RWORD(member.z), RWORD(member.w)})
+/* A flag's int sits in the low bytes of its word (the rest, in double, is padding). */
+#define RFLAG(member) (((RM)RWORD(member) & RIG_FLAG_BITS) != 0)
 
 /* A group's answer: each lane's outputs, and the lanes solved here (all ones) or declined. */
 typedef struct RR {
@@ -115,27 +156,28 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
                                                                          reach_real tolerance) {
     const RV zero = {0}, one = zero + 1;
     RR r;
-    RQ r_root = RLOADQ(limbs, root_local.rotation), r_mid = RLOADQ(limbs, mid_local.rotation);
-    RQ r_end = RLOADQ(limbs, end_local.rotation);
+    RV words[RIG_WORDS];
+    RF(_words)(limbs, words);
+    RQ r_root = RLOADQ(root_local.rotation), r_mid = RLOADQ(mid_local.rotation);
+    RQ r_end = RLOADQ(end_local.rotation);
     const RV root_q_sq = RF(_qdot)(r_root, r_root), mid_q_sq = RF(_qdot)(r_mid, r_mid);
     const RV end_q_sq = RF(_qdot)(r_end, r_end);
     /* Every comparison fails for NaN, so a lane with NaN or infinity where it is read fails. */
     RM ok = (root_q_sq > RIG_MIN_ROTATION_SQUARE) & (root_q_sq < RIG_MAX_ROTATION_SQUARE) &
             (mid_q_sq > RIG_MIN_ROTATION_SQUARE) & (mid_q_sq < RIG_MAX_ROTATION_SQUARE) &
             (end_q_sq > RIG_MIN_ROTATION_SQUARE) & (end_q_sq < RIG_MAX_ROTATION_SQUARE);
-    RM use_pole, use_end_orientation;
-    RF(_flags)(limbs, &use_pole, &use_end_orientation);
-    ok &= ~use_end_orientation;
+    ok &= ~RFLAG(use_end_orientation);
+    const RM use_pole = RFLAG(use_pole);
 
-    const RV3 cols[3] = {RLOAD3(limbs, parent_world.linear.col[0]), RLOAD3(limbs, parent_world.linear.col[1]),
-                         RLOAD3(limbs, parent_world.linear.col[2])};
+    const RV3 cols[3] = {RLOAD3(parent_world.linear.col[0]), RLOAD3(parent_world.linear.col[1]),
+                         RLOAD3(parent_world.linear.col[2])};
     const RV3 rows[3] = {RF(_cross)(cols[1], cols[2]), RF(_cross)(cols[2], cols[0]), RF(_cross)(cols[0], cols[1])};
     const RV det = RF(_dot)(cols[0], rows[0]), det_abs = RF(_abs)(det);
     ok &= (det_abs >= RIG_MIN_DETERMINANT) & (det_abs <= RIG_MAX_DETERMINANT);
     const RV inverse_det = one / det;
 
-    const RV3 root = RLOAD3(limbs, root_local.translation), upper = RLOAD3(limbs, mid_local.translation);
-    const RV3 end_translation = RLOAD3(limbs, end_local.translation);
+    const RV3 root = RLOAD3(root_local.translation), upper = RLOAD3(mid_local.translation);
+    const RV3 end_translation = RLOAD3(end_local.translation);
     const RV l1_sq = RF(_dot)(upper, upper), l2_sq = RF(_dot)(end_translation, end_translation);
     ok &= (l1_sq >= RIG_MIN_SQUARE) & (l1_sq <= RIG_MAX_SQUARE) & (l2_sq >= RIG_MIN_SQUARE) & (l2_sq <= RIG_MAX_SQUARE);
     const RV l1 = RF(_sqrt)(l1_sq), l2 = RF(_sqrt)(l2_sq), chain = l1 + l2;
@@ -148,8 +190,8 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
     const RQ unturn_root = RF(_conjugate)(r_root);
     const RV3 lower = RF(_rotate)(r_mid, end_translation);
 
-    const RV3 world_root = RF(_add)(RF(_linear)(cols, root), RLOAD3(limbs, parent_world.translation));
-    const RV3 world_to_target = RF(_sub)(RLOAD3(limbs, target), world_root);
+    const RV3 world_root = RF(_add)(RF(_linear)(cols, root), RLOAD3(parent_world.translation));
+    const RV3 world_to_target = RF(_sub)(RLOAD3(target), world_root);
     const RV3 to_target = RF(_rotate)(unturn_root, RF(_into_parent)(rows, world_to_target, inverse_det));
     const RV d_sq = RF(_dot)(to_target, to_target);
     ok &= (d_sq >= RIG_MIN_SQUARE) & (d_sq <= RIG_MAX_SQUARE);
@@ -158,7 +200,7 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
     /* The bend side: toward the pole where the limb has one (a pole the short path would not
      * take, on the root or outside the range, goes to the scalar solve), the knee's side
      * otherwise. Both are formed; each lane keeps its own. */
-    const RV3 world_pole_side = RF(_sub)(RLOAD3(limbs, pole), world_root);
+    const RV3 world_pole_side = RF(_sub)(RLOAD3(pole), world_root);
     const RV3 pole_side = RF(_rotate)(unturn_root, RF(_into_parent)(rows, world_pole_side, inverse_det));
     const RV pole_sq = RF(_dot)(pole_side, pole_side);
     ok &= ~use_pole | ((pole_sq >= RIG_MIN_SQUARE) & (pole_sq <= RIG_MAX_SQUARE));
@@ -298,7 +340,11 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_rig_input *in, int co
     }
 }
 
-#undef RLOAD
+#undef RWORD
+#undef RFLAG
+#undef RIG_LANES
+#undef RIG_LOW
+#undef RIG_HIGH
 #undef RLOAD3
 #undef RLOADQ
 #undef RF
