@@ -24,6 +24,8 @@
 #define RIG_WORDS ((int)(sizeof(reach_two_bone_rig_input) / sizeof(reach_real)))
 _Static_assert(sizeof(reach_two_bone_rig_input) % sizeof(reach_real) == 0, "a limb is whole words");
 _Static_assert(sizeof(int) <= sizeof(reach_real), "a flag fits a word");
+#define RIG_OUT_WORDS ((int)(sizeof(reach_two_bone_rig_output) / sizeof(reach_real)))
+_Static_assert(sizeof(reach_two_bone_rig_output) % sizeof(reach_real) == 0, "an output is whole words");
 
 #ifdef REACH_DOUBLE
 typedef long long rig_lane_int;

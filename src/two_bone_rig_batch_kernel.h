@@ -145,7 +145,7 @@ KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_words)(const
 /* A group's answer: each lane's outputs, and the lanes solved here (all ones) or declined. */
 typedef struct RR {
     RQ root_rotation, mid_rotation, end_rotation;
-    RV3 mid, end;
+    RV3 mid_translation, end_translation, mid, end;
     RV residual;
     RM reached, ok;
 } RR;
@@ -178,6 +178,8 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
 
     const RV3 root = RLOAD3(root_local.translation), upper = RLOAD3(mid_local.translation);
     const RV3 end_translation = RLOAD3(end_local.translation);
+    r.mid_translation = upper;
+    r.end_translation = end_translation;
     const RV l1_sq = RF(_dot)(upper, upper), l2_sq = RF(_dot)(end_translation, end_translation);
     ok &= (l1_sq >= RIG_MIN_SQUARE) & (l1_sq <= RIG_MAX_SQUARE) & (l2_sq >= RIG_MIN_SQUARE) & (l2_sq <= RIG_MAX_SQUARE);
     const RV l1 = RF(_sqrt)(l1_sq), l2 = RF(_sqrt)(l2_sq), chain = l1 + l2;
@@ -290,33 +292,77 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
 }
 
 /* Lane k of a group's answer into out. */
-KERNEL_TARGET static inline void RF(_store_lane)(const RR *r, int k, const reach_two_bone_rig_input *in,
-                                                 reach_two_bone_rig_output *out) {
+KERNEL_TARGET static inline void RF(_store_lane)(const RR *r, int k, reach_two_bone_rig_output *out) {
     out->root_rotation =
         reach_quat_make(r->root_rotation.x[k], r->root_rotation.y[k], r->root_rotation.z[k], r->root_rotation.w[k]);
     out->mid_rotation =
         reach_quat_make(r->mid_rotation.x[k], r->mid_rotation.y[k], r->mid_rotation.z[k], r->mid_rotation.w[k]);
     out->end_rotation =
         reach_quat_make(r->end_rotation.x[k], r->end_rotation.y[k], r->end_rotation.z[k], r->end_rotation.w[k]);
-    out->mid_translation = in->mid_local.translation;
-    out->end_translation = in->end_local.translation;
+    out->mid_translation = reach_vec3_make(r->mid_translation.x[k], r->mid_translation.y[k], r->mid_translation.z[k]);
+    out->end_translation = reach_vec3_make(r->end_translation.x[k], r->end_translation.y[k], r->end_translation.z[k]);
     out->mid = reach_vec3_make(r->mid.x[k], r->mid.y[k], r->mid.z[k]);
     out->end = reach_vec3_make(r->end.x[k], r->end.y[k], r->end.z[k]);
     out->residual = r->residual[k];
     out->reached = r->reached[k] != 0;
 }
 
+/* A whole group's answer into out[0, RWIDTH): the outputs as words (as RF(_words) reads the
+ * inputs), transposed back into rows and stored whole, the last row overlapping the one before
+ * it with the same values. */
+KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_store_group)(const RR *r,
+                                                                                 reach_two_bone_rig_output *out) {
+    RV words[RIG_OUT_WORDS];
+#define ROUT(member)     words[offsetof(reach_two_bone_rig_output, member) / sizeof(reach_real)]
+#define ROUT3(member, v) (ROUT(member.x) = (v).x, ROUT(member.y) = (v).y, ROUT(member.z) = (v).z)
+#define ROUTQ(member, q) (ROUT3(member, q), ROUT(member.w) = (q).w)
+    ROUTQ(root_rotation, r->root_rotation);
+    ROUTQ(mid_rotation, r->mid_rotation);
+    ROUTQ(end_rotation, r->end_rotation);
+    ROUT3(mid_translation, r->mid_translation);
+    ROUT3(end_translation, r->end_translation);
+    ROUT3(mid, r->mid);
+    ROUT3(end, r->end);
+    ROUT(residual) = r->residual;
+    /* The int 1 or 0 in the word's low bytes (in double the rest is padding, here 0). */
+    ROUT(reached) = (RV)(r->reached & 1);
+#undef ROUT
+#undef ROUT3
+#undef ROUTQ
+#pragma GCC unroll 16
+    for (int first = 0; first < RIG_OUT_WORDS; first += RWIDTH) {
+        const int row = first + RWIDTH <= RIG_OUT_WORDS ? first : RIG_OUT_WORDS - RWIDTH;
+        RV v[RWIDTH];
+#pragma GCC unroll 16
+        for (int j = 0; j < RWIDTH; ++j)
+            v[j] = words[row + j];
+        RF(_transpose)(v);
+#pragma GCC unroll 16
+        for (int k = 0; k < RWIDTH; ++k)
+            memcpy((char *)(out + k) + (size_t)row * sizeof(reach_real), &v[k], sizeof v[k]);
+    }
+}
+
+/* Whether every lane of m is set. */
+KERNEL_TARGET static inline int RF(_all)(RM m) {
+    rig_lane_int all = -1;
+    for (int k = 0; k < RWIDTH; ++k)
+        all &= m[k];
+    return all != 0;
+}
+
 /* The first `count` lanes of a group's answer: the ordinary ones stored, the others solved
- * alone, in order, so that the first error is the first limb's. */
-KERNEL_TARGET static void RF(_finish)(const RR *r, int count, const reach_two_bone_rig_input *in,
-                                      const reach_two_bone_settings *options, reach_two_bone_rig_output *out,
-                                      unsigned char *status, reach_status *first_error) {
+ * alone, in order, so that the first error is the first limb's. Out of line: the usual group,
+ * every lane ordinary, does not come here. */
+KERNEL_TARGET static __attribute__((noinline)) void
+RF(_finish)(const RR *r, int count, const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
+            reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
     for (int k = 0; k < count; ++k) {
         if (!r->ok[k]) {
             solve_lane(in + k, options, out + k, status ? status + k : NULL, first_error);
             continue;
         }
-        RF(_store_lane)(r, k, in + k, out + k);
+        RF(_store_lane)(r, k, out + k);
         if (status) status[k] = REACH_OK;
     }
 }
@@ -328,7 +374,12 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_rig_input *in, int co
     int i = 0;
     for (; i + RWIDTH <= count; i += RWIDTH) {
         const RR r = RF(_group)(in + i, tolerance);
-        RF(_finish)(&r, RWIDTH, in + i, options, out + i, status ? status + i : NULL, first_error);
+        if (!RF(_all)(r.ok)) {
+            RF(_finish)(&r, RWIDTH, in + i, options, out + i, status ? status + i : NULL, first_error);
+            continue;
+        }
+        RF(_store_group)(&r, out + i);
+        if (status) memset(status + i, REACH_OK, (size_t)RWIDTH);
     }
     if (i < count) {
         /* The tail as a group of its own, padded with copies of its last limb. */
