@@ -55,7 +55,7 @@ typedef int rig_lane_int;
 /* A refused limb's outputs: its pose as it stands (the input's rotations and translations, its
  * joints' world positions), the end's distance to the target, or the largest finite number where
  * that is not a number, so that a caller reading only residuals does not take it for solved. */
-static void refuse(const reach_two_bone_rig_input *in, reach_two_bone_rig_output *out) {
+static void rig_refuse(const reach_two_bone_rig_input *in, reach_two_bone_rig_output *out) {
     out->root_rotation = in->root_local.rotation;
     out->mid_rotation = in->mid_local.rotation;
     out->end_rotation = in->end_local.rotation;
@@ -75,12 +75,12 @@ static void refuse(const reach_two_bone_rig_input *in, reach_two_bone_rig_output
 
 /* One limb through reach_two_bone_solve_rig with the caller's options; a limb it rejects keeps
  * its pose (refuse), and the first such error is kept in *first_error. */
-static void solve_lane(const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
-                       reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
+static void rig_solve_lane(const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
+                           reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
     reach_status st = reach_two_bone_solve_rig(in, options, out);
     if (st != REACH_OK) {
         if (*first_error == REACH_OK) *first_error = st;
-        refuse(in, out);
+        rig_refuse(in, out);
     }
     if (status) *status = (unsigned char)st;
 }
@@ -88,10 +88,10 @@ static void solve_lane(const reach_two_bone_rig_input *in, const reach_two_bone_
 typedef void (*rig_kernel)(const reach_two_bone_rig_input *, int, const reach_two_bone_settings *,
                            reach_two_bone_rig_output *, unsigned char *, reach_status *);
 
-static void solve_scalar(const reach_two_bone_rig_input *in, int count, const reach_two_bone_settings *options,
-                         reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
+static void rig_solve_scalar(const reach_two_bone_rig_input *in, int count, const reach_two_bone_settings *options,
+                             reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
     for (int i = 0; i < count; ++i)
-        solve_lane(in + i, options, out + i, status ? status + i : NULL, first_error);
+        rig_solve_lane(in + i, options, out + i, status ? status + i : NULL, first_error);
 }
 
 #if RIG_X86
@@ -166,16 +166,16 @@ static const rig_isa rig_isas[] = {
 #elif RIG_WASM
     {"wasm-simd", rig_wasm},
 #endif
-    {"scalar", solve_scalar},
+    {"scalar", rig_solve_scalar},
 };
 
-static reach_status run(const reach_two_bone_rig_input *in, int count, const reach_two_bone_settings *options,
-                        reach_two_bone_rig_output *out, unsigned char *out_status, rig_kernel kernel) {
+static reach_status rig_run(const reach_two_bone_rig_input *in, int count, const reach_two_bone_settings *options,
+                            reach_two_bone_rig_output *out, unsigned char *out_status, rig_kernel kernel) {
     REACH_CHECK_ARG(count >= 0 && (count == 0 || (in && out)));
     reach_status first_error = REACH_OK;
     /* Options other than the defaults' (but for the tolerance) are the scalar solve's, limb by
      * limb, as reach_two_bone_solve_rig takes them. */
-    if (options && !reach__two_bone_settings_ordinary(options)) kernel = solve_scalar;
+    if (options && !reach__two_bone_settings_ordinary(options)) kernel = rig_solve_scalar;
     kernel(in, count, options, out, out_status, &first_error);
     return first_error;
 }
@@ -186,7 +186,7 @@ reach_status reach_two_bone_solve_rig_batch(const reach_two_bone_rig_input *in, 
     const rig_isa *isa = rig_isas;
     while (!reach__batch_isa_runs(isa->name))
         ++isa; /* the last, scalar, always runs */
-    return run(in, count, options, out, out_status, isa->kernel);
+    return rig_run(in, count, options, out, out_status, isa->kernel);
 }
 
 reach_status reach_two_bone_solve_rig_batch_isa(const reach_two_bone_rig_input *in, int count,
@@ -195,7 +195,7 @@ reach_status reach_two_bone_solve_rig_batch_isa(const reach_two_bone_rig_input *
     REACH_CHECK_ARG(isa);
     for (size_t k = 0; k < sizeof rig_isas / sizeof rig_isas[0]; ++k)
         if (strcmp(rig_isas[k].name, isa) == 0)
-            return reach__batch_isa_runs(isa) ? run(in, count, options, out, out_status, rig_isas[k].kernel)
+            return reach__batch_isa_runs(isa) ? rig_run(in, count, options, out, out_status, rig_isas[k].kernel)
                                               : REACH_ERROR_INVALID_ARGUMENT;
     return REACH_ERROR_INVALID_ARGUMENT;
 }

@@ -7,7 +7,7 @@
  *   KERNEL_SQRT(v) the vector square root for that instruction set
  * Each lane runs solve_rig_ordinary's arithmetic (two_bone_rig.c: the solve in the root joint's
  * frame) on one limb, with the same tests for the lanes it declines; a group whose lanes are all
- * ordinary is stored as it is, and every other lane goes to the scalar solve (solve_lane) alone.
+ * ordinary is stored as it is, and every other lane goes to the scalar solve (rig_solve_lane) alone.
  * Every lane goes through the same operations wherever it sits (a short group is padded with
  * copies of its last limb), so a limb's bits do not depend on how a batch is sliced. */
 
@@ -359,7 +359,7 @@ RF(_finish)(const RR *r, int count, const reach_two_bone_rig_input *in, const re
             reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
     for (int k = 0; k < count; ++k) {
         if (!r->ok[k]) {
-            solve_lane(in + k, options, out + k, status ? status + k : NULL, first_error);
+            rig_solve_lane(in + k, options, out + k, status ? status + k : NULL, first_error);
             continue;
         }
         RF(_store_lane)(r, k, out + k);
