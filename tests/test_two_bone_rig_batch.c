@@ -185,6 +185,9 @@ static reach_status solve_on(const char *isa, const reach_two_bone_rig_input *in
     return reach_two_bone_solve_rig_batch_isa(in, count, options, out, status, isa);
 }
 
+/* Whether this build and machine have the kernel: an empty batch is refused only where not. */
+static int kernel_runs(const char *isa) { return solve_on(isa, NULL, 0, NULL, NULL, NULL) == REACH_OK; }
+
 /* The first error of limbs [0, count), as the batch must return it. */
 static reach_status first_error_of(const unsigned char *status, int count) {
     for (int i = 0; i < count; ++i)
@@ -204,15 +207,16 @@ static void every_kernel_gives_each_limb_the_per_call_answer(void **state) {
             reach_two_bone_settings options = reach_two_bone_default_settings();
             if (with_tolerance) options.tolerance = REACH_R(1e-3);
             const reach_two_bone_settings *opt = with_tolerance ? &options : NULL;
+            if (!kernel_runs(isa_names[k])) continue;
             const reach_status st = solve_on(isa_names[k], in, count, opt, out, status);
-            if (st == REACH_ERROR_INVALID_ARGUMENT && first_error_of(status, count) != st) continue; /* not here */
             kernels += !with_tolerance;
             assert_int_equal(st, first_error_of(status, count));
             assert_int_not_equal(st, REACH_OK); /* the batch has limbs with errors */
             for (int i = 0; i < count; ++i)
                 expect_the_call(&in[i], i, opt, &out[i], status[i], isa_names[k]);
         }
-    assert_true(kernels >= 2);
+    /* The scalar kernel and the one the machine picks, where that is another. */
+    assert_true(kernels >= (strcmp(reach_batch_isa(), "scalar") == 0 ? 1 : 2));
     free(in);
     free(out);
     free(status);
@@ -228,7 +232,7 @@ static void slices_and_sizes_give_the_same_bits(void **state) {
                               *part = calloc((size_t)count, sizeof *part);
     unsigned char *status = calloc((size_t)count, 1), *part_status = calloc((size_t)count, 1);
     for (int k = 0; k < ISA_COUNT; ++k) {
-        if (solve_on(isa_names[k], in, 1, NULL, part, part_status) == REACH_ERROR_INVALID_ARGUMENT) continue;
+        if (!kernel_runs(isa_names[k])) continue;
         const reach_status whole_st = solve_on(isa_names[k], in, count, NULL, whole, status);
         assert_int_equal(whole_st, first_error_of(status, count));
         /* Sizes 0 to 34 (every width's ± 1) from every start. */
@@ -317,12 +321,48 @@ static void bad_calls_write_nothing(void **state) {
     free(in);
 }
 
+/* An engine fills only what a limb uses: with no end orientation its quaternion (and, in
+ * double, the flags' padding) may be left as malloc gave them. The answers are the same, and
+ * under Valgrind (make test-valgrind) no decision reads those bytes. */
+static void unused_fields_may_be_left_unset(void **state) {
+    (void)state;
+    const int count = 37;
+    reach_two_bone_rig_input *filled = random_limbs(count, 3136);
+    reach_two_bone_rig_input *in = malloc((size_t)count * sizeof *in);
+    reach_two_bone_rig_output *out = calloc((size_t)count, sizeof *out);
+    unsigned char *status = calloc((size_t)count, 1);
+    assert_non_null(in);
+    for (int i = 0; i < count; ++i) {
+        in[i].parent_world = filled[i].parent_world;
+        in[i].root_local = filled[i].root_local;
+        in[i].mid_local = filled[i].mid_local;
+        in[i].end_local = filled[i].end_local;
+        in[i].target = filled[i].target;
+        in[i].pole = filled[i].pole;
+        in[i].use_pole = filled[i].use_pole;
+        in[i].use_end_orientation = filled[i].use_end_orientation;
+        if (in[i].use_end_orientation) in[i].end_orientation = filled[i].end_orientation;
+    }
+    for (int k = 0; k < ISA_COUNT; ++k) {
+        if (!kernel_runs(isa_names[k])) continue;
+        const reach_status st = solve_on(isa_names[k], in, count, NULL, out, status);
+        assert_int_equal(st, first_error_of(status, count));
+        for (int i = 0; i < count; ++i)
+            expect_the_call(&in[i], i, NULL, &out[i], status[i], isa_names[k]);
+    }
+    free(filled);
+    free(in);
+    free(out);
+    free(status);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_kernel_gives_each_limb_the_per_call_answer),
         cmocka_unit_test(slices_and_sizes_give_the_same_bits),
         cmocka_unit_test(other_options_are_the_per_call_solve),
         cmocka_unit_test(bad_calls_write_nothing),
+        cmocka_unit_test(unused_fields_may_be_left_unset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
