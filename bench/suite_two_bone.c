@@ -50,6 +50,7 @@ typedef struct two_bone_set {
     reference_two_bone_result *reference_outputs;
     reach_two_bone_rig_input *rig_inputs;
     reach_two_bone_rig_output *rig_outputs;
+    reach_two_bone_rig_output *rig_batch_outputs;       /* the same limbs through the batch entry */
     reference_two_bone_rig_input *reference_rig_inputs; /* the same limbs as world matrices */
     reference_two_bone_rig_result *reference_rig_outputs;
     reach_two_bone_2d_input *inputs_2d;
@@ -123,6 +124,7 @@ static void make_set(two_bone_set *set, int count, uint64_t seed) {
     set->reference_outputs = bench_calloc(n, sizeof *set->reference_outputs);
     set->rig_inputs = bench_calloc(n, sizeof *set->rig_inputs);
     set->rig_outputs = bench_calloc(n, sizeof *set->rig_outputs);
+    set->rig_batch_outputs = bench_calloc(n, sizeof *set->rig_batch_outputs);
     set->reference_rig_inputs = bench_calloc(n, sizeof *set->reference_rig_inputs);
     set->reference_rig_outputs = bench_calloc(n, sizeof *set->reference_rig_outputs);
     set->inputs_2d = bench_calloc(n, sizeof *set->inputs_2d);
@@ -144,6 +146,7 @@ static void free_set(two_bone_set *set) {
     free(set->reference_outputs);
     free(set->rig_inputs);
     free(set->rig_outputs);
+    free(set->rig_batch_outputs);
     free(set->reference_rig_inputs);
     free(set->reference_rig_outputs);
     free(set->inputs_2d);
@@ -152,7 +155,7 @@ static void free_set(two_bone_set *set) {
 
 /* ---- passes: one solve per limb, results stored for the checks ------------------------- */
 
-typedef enum entry_point { ENTRY_3D, ENTRY_RIG, ENTRY_2D } entry_point;
+typedef enum entry_point { ENTRY_3D, ENTRY_RIG, ENTRY_RIG_BATCH, ENTRY_2D } entry_point;
 
 typedef struct solve_pass {
     const two_bone_set *set;
@@ -192,6 +195,10 @@ static void pass_reach(void *data) {
         for (int i = 0; i < n; i++)
             failures += reach_two_bone_solve_rig(&set->rig_inputs[i], &options, &set->rig_outputs[i]) != REACH_OK;
         break;
+    case ENTRY_RIG_BATCH:
+        failures +=
+            reach_two_bone_solve_rig_batch(set->rig_inputs, n, &options, set->rig_batch_outputs, NULL) != REACH_OK;
+        break;
     case ENTRY_2D:
         for (int i = 0; i < n; i++)
             failures += reach_two_bone_solve_2d(&set->inputs_2d[i], &options, &set->outputs_2d[i]) != REACH_OK;
@@ -208,6 +215,7 @@ typedef struct accuracy {
     bench_stats reference_residual;    /* |plain end − target|, reachable targets */
     bench_stats unreachable_agreement; /* |reach end − plain end|, the other targets */
     bench_stats rig_agreement;         /* |reach rig end − where the plain rig's rotations put it| */
+    bench_stats rig_batch_agreement;   /* |batch rig end − per-call rig end| */
 } accuracy;
 
 /* Where the plain rig solver's new local rotations put the end, by forward kinematics. */
@@ -231,6 +239,21 @@ static bench_stats measure_rig_agreement(const two_bone_set *set) {
         gaps[count++] = bench_distance(set->rig_outputs[i].end, plain_end) / chain;
     }
     bench_stats stats = bench_stats_of(gaps, count);
+    free(gaps);
+    return stats;
+}
+
+/* The batch rig solve's end against the per-call one's, in the world chain's lengths, every
+ * limb. */
+static bench_stats measure_rig_batch_agreement(const two_bone_set *set) {
+    double *gaps = bench_calloc((size_t)set->count, sizeof(double));
+    for (int i = 0; i < set->count; i++) {
+        const reference_two_bone_rig_input *w = &set->reference_rig_inputs[i];
+        double chain = bench_distance(w->root_world.translation, w->mid_world.translation) +
+                       bench_distance(w->mid_world.translation, w->end_world.translation);
+        gaps[i] = bench_distance(set->rig_batch_outputs[i].end, set->rig_outputs[i].end) / chain;
+    }
+    bench_stats stats = bench_stats_of(gaps, set->count);
     free(gaps);
     return stats;
 }
@@ -260,6 +283,7 @@ static accuracy measure_accuracy(const two_bone_set *set) {
     a.reference_residual = bench_stats_of(reference_residual, reachable_count);
     a.unreachable_agreement = bench_stats_of(unreachable, unreachable_count);
     a.rig_agreement = measure_rig_agreement(set);
+    a.rig_batch_agreement = measure_rig_batch_agreement(set);
     free(agreement);
     free(residual);
     free(reference_residual);
@@ -271,7 +295,9 @@ static accuracy measure_accuracy(const two_bone_set *set) {
 static int all_reached(const two_bone_set *set) {
     for (int i = 0; i < set->count; i++) {
         if (!set->shapes[i].reachable) continue;
-        if (!set->outputs[i].reached || !set->rig_outputs[i].reached || !set->outputs_2d[i].reached) return 0;
+        if (!set->outputs[i].reached || !set->rig_outputs[i].reached || !set->rig_batch_outputs[i].reached ||
+            !set->outputs_2d[i].reached)
+            return 0;
     }
     return 1;
 }
@@ -283,6 +309,7 @@ static double checksum(const two_bone_set *set) {
         sum += (double)set->outputs[i].end.x + (double)set->outputs[i].root_rotation.w;
         sum += (double)set->reference_outputs[i].end.y + (double)set->rig_outputs[i].end_rotation.w;
         sum += (double)set->outputs_2d[i].mid.x + (double)set->reference_rig_outputs[i].mid_rotation.w;
+        sum += (double)set->rig_batch_outputs[i].end_rotation.w;
     }
     return sum;
 }
@@ -298,6 +325,7 @@ static void record_accuracy(bench_run *run, const accuracy *a) {
     bench_record(run, "two_bone/accuracy/agreement", "chain lengths", a->agreement);
     bench_record(run, "two_bone/accuracy/unreachable_agreement", "chain lengths", a->unreachable_agreement);
     bench_record(run, "two_bone/accuracy/rig_agreement", "chain lengths", a->rig_agreement);
+    bench_record(run, "two_bone/accuracy/rig_batch_agreement", "chain lengths", a->rig_batch_agreement);
     bench_record(run, "two_bone/accuracy/residual", "chain lengths", a->residual);
     bench_record(run, "two_bone/accuracy/reference_residual", "chain lengths", a->reference_residual);
     check_within(run, a->agreement.max, AGREEMENT_LIMIT, "reach and the plain solver agree on the end");
@@ -305,6 +333,8 @@ static void record_accuracy(bench_run *run, const accuracy *a) {
                  "they agree on the closest pose for unreachable targets");
     check_within(run, a->residual.max, REACHED_LIMIT, "reach's end is on reachable targets");
     check_within(run, a->rig_agreement.max, RIG_AGREEMENT_LIMIT, "the rig and the plain rig solver agree on the end");
+    check_within(run, a->rig_batch_agreement.max, RIG_AGREEMENT_LIMIT,
+                 "the batch and the per-call rig solve agree on the end");
 }
 
 static void record_sizes(bench_run *run) {
@@ -326,7 +356,7 @@ void bench_suite_two_bone(bench_run *run) {
     positions_only.rotations = 0;
     solve_pass reference = {&set, ENTRY_3D, with_rotations, 0};
     solve_pass positions = {&set, ENTRY_3D, positions_only, 0}, rotations = {&set, ENTRY_3D, with_rotations, 0};
-    solve_pass rig = {&set, ENTRY_RIG, with_rotations, 0};
+    solve_pass rig = {&set, ENTRY_RIG, with_rotations, 0}, rig_batch = {&set, ENTRY_RIG_BATCH, with_rotations, 0};
     solve_pass positions_2d = {&set, ENTRY_2D, positions_only, 0}, rotations_2d = {&set, ENTRY_2D, with_rotations, 0};
     double items = (double)set.count;
     const bench_timed timed[] = {
@@ -335,6 +365,7 @@ void bench_suite_two_bone(bench_run *run) {
         {"two_bone/single/rotations", "solves/s", pass_reach, &rotations, items},
         {"two_bone/rig/reference", "solves/s", pass_reference_rig, &reference, items},
         {"two_bone/rig/single", "solves/s", pass_reach, &rig, items},
+        {"two_bone/rig/batch", "solves/s", pass_reach, &rig_batch, items},
         {"two_bone/2d/single/positions", "solves/s", pass_reach, &positions_2d, items},
         {"two_bone/2d/single/rotations", "solves/s", pass_reach, &rotations_2d, items},
     };
@@ -358,5 +389,6 @@ void bench_suite_two_bone(bench_run *run) {
     bench_ratio(run, "two_bone/speedup/positions", "two_bone/single/positions", "two_bone/reference");
     bench_ratio(run, "two_bone/speedup/rotations", "two_bone/single/rotations", "two_bone/reference");
     bench_ratio(run, "two_bone/speedup/rig", "two_bone/rig/single", "two_bone/rig/reference");
+    bench_ratio(run, "two_bone/speedup/rig_batch", "two_bone/rig/batch", "two_bone/rig/reference");
     free_set(&set);
 }

@@ -60,6 +60,24 @@ static inline reach_transform fuzz_transform(fuzz_input *in) {
     return reach_transform_make(q, t);
 }
 
+/* A rig two-bone limb of raw values, every field read in turn. */
+static inline reach_two_bone_rig_input fuzz_rig_limb(fuzz_input *in) {
+    reach_two_bone_rig_input limb;
+    limb.parent_world.linear.col[0] = fuzz_vec3(in);
+    limb.parent_world.linear.col[1] = fuzz_vec3(in);
+    limb.parent_world.linear.col[2] = fuzz_vec3(in);
+    limb.parent_world.translation = fuzz_vec3(in);
+    limb.root_local = fuzz_transform(in);
+    limb.mid_local = fuzz_transform(in);
+    limb.end_local = fuzz_transform(in);
+    limb.target = fuzz_vec3(in);
+    limb.pole = fuzz_vec3(in);
+    limb.use_pole = fuzz_byte(in) & 1;
+    limb.end_orientation = fuzz_quat(in);
+    limb.use_end_orientation = fuzz_byte(in) & 1;
+    return limb;
+}
+
 /* The length of (x, y, z) in double, scaled first so that neither huge nor tiny components
  * overflow or underflow on the way (the checks measure double builds' extremes too). */
 static inline double fuzz_norm3(double x, double y, double z) {

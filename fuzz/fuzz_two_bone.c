@@ -89,19 +89,7 @@ static void check_2d(fuzz_input *in) {
 }
 
 static void check_rig(fuzz_input *in) {
-    reach_two_bone_rig_input rig;
-    rig.parent_world.linear.col[0] = fuzz_vec3(in);
-    rig.parent_world.linear.col[1] = fuzz_vec3(in);
-    rig.parent_world.linear.col[2] = fuzz_vec3(in);
-    rig.parent_world.translation = fuzz_vec3(in);
-    rig.root_local = fuzz_transform(in);
-    rig.mid_local = fuzz_transform(in);
-    rig.end_local = fuzz_transform(in);
-    rig.target = fuzz_vec3(in);
-    rig.pole = fuzz_vec3(in);
-    rig.use_pole = fuzz_byte(in) & 1;
-    rig.end_orientation = fuzz_quat(in);
-    rig.use_end_orientation = fuzz_byte(in) & 1;
+    reach_two_bone_rig_input rig = fuzz_rig_limb(in);
     reach_two_bone_settings opt = fuzz_options(in);
     reach_two_bone_rig_output out, before;
     memset(&out, 0xa5, sizeof out);

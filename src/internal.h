@@ -58,5 +58,8 @@ reach_status reach__two_bone_check_settings(const struct reach_two_bone_settings
 /* Whether the options are the ones the two-bone solvers' short paths handle, valid as they are:
  * soft IK, stretch and weight at their defaults, any finite tolerance. */
 int reach__two_bone_settings_ordinary(const struct reach_two_bone_settings *options);
+/* Whether this machine runs the batch kernels of the instruction set reach_batch_isa names so
+ * ("scalar", and any name this build has no test for, always). */
+int reach__batch_isa_runs(const char *name);
 
 #endif

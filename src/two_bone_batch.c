@@ -218,14 +218,16 @@ static const batch_isa batch_isas[] = {
     {"scalar", solve_scalar},
 };
 
-static int machine_runs(const batch_isa *isa) {
+int reach__batch_isa_runs(const char *name) {
 #if BATCH_X86
-    if (isa->kernel == solve_avx512) return __builtin_cpu_supports("avx512f");
-    if (isa->kernel == solve_avx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (strcmp(name, "avx512") == 0) return __builtin_cpu_supports("avx512f");
+    if (strcmp(name, "avx2") == 0) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-    (void)isa;
+    (void)name;
     return 1;
 }
+
+static int machine_runs(const batch_isa *isa) { return reach__batch_isa_runs(isa->name); }
 
 static const batch_isa *pick_isa(void) {
     const batch_isa *isa = batch_isas;

@@ -1,6 +1,6 @@
-# The NEON kernels of both batches, built for 64-bit Arm and run under qemu-user: every chain
+# The NEON kernels of the batches, built for 64-bit Arm and run under qemu-user: every chain
 # gives the scalar kernel's bits (batch FABRIK) and every limb agrees with it within the tests'
-# tolerance (two-bone), in float and double. The unit tests check the x86 kernels the same way.
+# tolerance (two-bone, world-space and rig), in float and double. The unit tests check the x86 kernels the same way.
 .PHONY: test-arm64
 ARM64_CC := aarch64-linux-gnu-gcc
 ARM64_FLAGS := -std=c11 -O2 -Wall -Wextra -Wpedantic -Wconversion -Werror -fno-math-errno -static -Iinclude -Isrc

@@ -36,6 +36,14 @@ REACH_API reach_status reach_two_bone_solve_batch_scalar(const reach_two_bone_ba
 REACH_API reach_status reach_two_bone_solve_batch_isa(const reach_two_bone_batch *batch,
                                                       const reach_two_bone_settings *options, const char *isa);
 
+/** reach_two_bone_solve_rig_batch on the kernel of the named instruction set (as
+ * reach_two_bone_solve_batch_isa). Every kernel gives each limb reach_two_bone_solve_rig's answer within the test
+ * suite's tolerance, the limbs sent to the scalar solve exactly its answer. */
+REACH_API reach_status reach_two_bone_solve_rig_batch_isa(const reach_two_bone_rig_input *in, int count,
+                                                          const reach_two_bone_settings *options,
+                                                          reach_two_bone_rig_output *out, unsigned char *out_status,
+                                                          const char *isa);
+
 /** reach_fabrik_solve_batch on a named kernel: "avx512", "avx2", "sse2", "neon", "wasm-simd" or "scalar" (always
  * there). REACH_ERROR_INVALID_ARGUMENT, with nothing written, when this build or machine has not
  * that kernel. Every kernel gives the same bits. */

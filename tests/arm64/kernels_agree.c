@@ -1,7 +1,7 @@
 /* The NEON kernels of both batches against the scalar ones, built for 64-bit Arm and run under
  * qemu-user (`make test-arm64`; the unit tests do the same for every x86 kernel, but their test
- * framework is not built for Arm here). Two-bone: the same statuses on every limb, coordinates
- * within the tests' tolerance. Batch FABRIK: the same bits, on ordinary, folding and
+ * framework is not built for Arm here). Two-bone, world-space and rig: the same statuses on every
+ * limb, coordinates within the tests' tolerance. Batch FABRIK: the same bits, on ordinary, folding and
  * middle-heavy chains, cold and warm, under caps that stop them at every stage. Prints what it
  * compared; exit status 1 on any disagreement. */
 #include <math.h>
@@ -90,6 +90,67 @@ static int two_bone_agrees(int count) {
         free(neon[k]);
         free(scalar[k]);
     }
+    free(flags);
+    return differ || far;
+}
+
+/* Rig limbs under rotated parents scaled by 0.5 to 2, bones of 0.5 to 1.5, targets between the
+ * fold and a fifth beyond reach, every seventh with a NaN target (an error either way) and every
+ * fifth without a pole: the NEON kernel of the rig batch against its scalar one (which is
+ * reach_two_bone_solve_rig limb by limb), the same statuses, world joints within the tolerance
+ * above. */
+static reach_quat random_rotation(void) {
+    reach_quat q = reach_quat_make(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
+    return reach_quat_normalize_safe(q);
+}
+
+static int rig_agrees(int count) {
+    const size_t n = (size_t)count;
+    reach_two_bone_rig_input *in = calloc(n, sizeof *in);
+    reach_two_bone_rig_output *neon = calloc(n, sizeof *neon), *scalar = calloc(n, sizeof *scalar);
+    unsigned char *flags = calloc(2 * n, 1);
+    if (!in || !neon || !scalar || !flags) exit(2);
+    for (size_t i = 0; i < n; ++i) {
+        const reach_real scale = uniform(REACH_R(0.5), 2), upper = uniform(REACH_R(0.5), REACH_R(1.5));
+        const reach_real lower = uniform(REACH_R(0.5), REACH_R(1.5));
+        in[i].parent_world.linear = reach_mat3_from_quat(random_rotation());
+        for (int c = 0; c < 3; ++c)
+            in[i].parent_world.linear.col[c] = reach_vec3_scale(in[i].parent_world.linear.col[c], scale);
+        in[i].parent_world.translation = reach_vec3_make(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
+        in[i].root_local = reach_transform_make(random_rotation(), reach_vec3_make(uniform(-1, 1), 0, 0));
+        in[i].mid_local = reach_transform_make(random_rotation(), reach_vec3_make(0, upper, 0));
+        in[i].end_local = reach_transform_make(random_rotation(), reach_vec3_make(lower, 0, 0));
+        const reach_real shortest = upper > lower ? upper - lower : lower - upper;
+        const reach_real distance = uniform(shortest + REACH_R(0.05), REACH_R(1.2) * (upper + lower));
+        const reach_vec3 direction = reach_vec3_normalize_safe(
+            reach_vec3_make(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)), reach_vec3_make(1, 0, 0));
+        const reach_vec3 root = reach_affine_point(in[i].parent_world, in[i].root_local.translation);
+        in[i].target = reach_vec3_mad(root, direction, distance * scale);
+        in[i].pole = reach_vec3_add(root, reach_vec3_make(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2)));
+        in[i].use_pole = i % 5 != 0;
+        if (i % 7 == 3) in[i].target.x = (reach_real)NAN;
+    }
+    int differ = reach_two_bone_solve_rig_batch_isa(in, count, NULL, neon, flags, "neon") !=
+                 reach_two_bone_solve_rig_batch_isa(in, count, NULL, scalar, flags + n, "scalar");
+    double worst = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (flags[i] != flags[n + i]) {
+            differ = 1;
+            continue;
+        }
+        if (flags[i] != REACH_OK) continue;
+        const reach_vec3 gaps[2] = {reach_vec3_sub(neon[i].mid, scalar[i].mid),
+                                    reach_vec3_sub(neon[i].end, scalar[i].end)};
+        for (int k = 0; k < 2; ++k)
+            worst = fmax(worst, fmax(fabs((double)gaps[k].x), fmax(fabs((double)gaps[k].y), fabs((double)gaps[k].z))));
+    }
+    /* Chains of up to 3 scaled by up to 2, the same allowance as the world-space batch's. */
+    int far = worst > 16 * 1e-4 * 6;
+    printf("rig two-bone, %4d limbs: statuses %s, largest coordinate difference %.3g\n", count,
+           differ ? "DIFFER" : "agree", worst);
+    free(in);
+    free(neon);
+    free(scalar);
     free(flags);
     return differ || far;
 }
@@ -203,7 +264,7 @@ int main(void) {
     int failures = 0;
     static const int counts[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 1000, 4093};
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
-        failures += two_bone_agrees(counts[c]);
+        failures += two_bone_agrees(counts[c]) + rig_agrees(counts[c]);
     static const int caps[] = {1, 2, 3, 9, 17, 64};
     for (int kind = 0; kind < KINDS; ++kind)
         for (size_t c = 0; c < sizeof caps / sizeof caps[0]; ++c)
