@@ -2,6 +2,7 @@
  * is written, the bones that move and the shape of the solve, weights, goals and residuals. */
 #include "geometry.h"
 #include "ik_state.h"
+#include "skeleton_check.h"
 
 void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
     size_t n = (size_t)bone_count, t = (size_t)target_count;
@@ -44,11 +45,10 @@ static reach_status check_settings(const reach_solver_settings *s, int bone_coun
     return REACH_OK;
 }
 
-static reach_status check_pose(const reach_skeleton *skeleton, const reach_transform *pose) {
-    for (int i = 0; i < skeleton->bone_count; ++i) {
-        if (!packed_transform_is_finite(&pose[i])) return REACH_ERROR_NOT_FINITE;
-        if (!(reach_quat_dot(pose[i].rotation, pose[i].rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
-    }
+/* What is wrong with one bone of the pose: a coordinate not finite, or a rotation of no length. */
+static inline reach_status check_pose_bone(const reach_transform *t) {
+    if (!packed_transform_is_finite(t)) return REACH_ERROR_NOT_FINITE;
+    if (!(reach_quat_dot(t->rotation, t->rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
     return REACH_OK;
 }
 
@@ -110,15 +110,16 @@ static void build_active_path(reach__ik *ik) {
         ik->active[k] = b;
         ik->weight[b] = ik->targets[0].weight;
     }
-    /* Bone b's row starts after the children of the path's bones before it. */
-    int row = 0;
-    for (int b = 0; b <= n; ++b) {
-        ik->child_start[b] = row;
-        if (row < count - 1 && ik->active[row] == b) {
-            ik->children[row] = ik->active[row + 1];
-            ++row;
-        }
+    /* Bone b's row starts after the children of the path's bones before it: row k (the child of
+     * the path's k-th bone) starts at every bone after the one before on the path, up to it. */
+    int b = 0;
+    for (int k = 0; k < count - 1; ++k) {
+        for (; b <= ik->active[k]; ++b)
+            ik->child_start[b] = k;
+        ik->children[k] = ik->active[k + 1];
     }
+    for (; b <= n; ++b)
+        ik->child_start[b] = count - 1;
 }
 
 static void build_active_set(reach__ik *ik) {
@@ -173,15 +174,19 @@ int reach__ik_target_out_of_reach(const reach__ik *ik) {
 
 /* ---- the solve's state ------------------------------------------------------------------ */
 
-void reach__ik_forward(reach__ik *ik) {
+/* Forward kinematics of the moving bones. Down a chain the parent's rotation and place stay in
+ * registers. The product of rotations carried from one bone to the next is not normalised on the
+ * way: each bone's rotation is normalised from it off that chain of waits (the product's length
+ * strays by a rounding per bone, which reach__packed_quat_unit takes out). For the set-up
+ * (`start`), in the same pass, each bone holds the world rotation it starts with as its wanted
+ * one, and the largest coordinate of the joints comes back, -1 when one is beyond
+ * REACH__COORDINATE_LIMIT (or not a number); elsewhere 0. */
+static REACH_ALWAYS_INLINE reach_real forward_kinematics(reach__ik *ik, int start) {
     const reach_skeleton *sk = ik->skeleton;
-    /* Down a chain the parent's rotation and place stay in registers. The product of rotations
-     * carried from one bone to the next is not normalised on the way: each bone's rotation is
-     * normalised from it off that chain of waits (the product's length strays by a rounding per
-     * bone, which reach__packed_quat_unit takes out). */
     packed_quat carried = packed_quat_load(&ik->above_root), parent_rot = carried;
     packed_vec3 parent_pos = packed_load(&ik->above_origin);
-    int last = sk->parents[ik->root];
+    reach_real extent = 0;
+    int in_range = 1, last = sk->parents[ik->root];
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k], parent = sk->parents[b];
         if (b != ik->root && parent != last) {
@@ -193,9 +198,18 @@ void reach__ik_forward(reach__ik *ik) {
         parent_rot = reach__packed_quat_unit(carried);
         packed_store(&ik->pos[b], parent_pos);
         packed_quat_store(&ik->rot[b], parent_rot);
+        if (start) {
+            packed_quat_store(&ik->goal_rot[b], parent_rot);
+            reach_real m = packed_max_abs(parent_pos);
+            in_range &= m <= REACH__COORDINATE_LIMIT;
+            extent = reach_max(extent, m);
+        }
         last = b;
     }
+    return in_range ? extent : -1;
 }
+
+void reach__ik_forward(reach__ik *ik) { forward_kinematics(ik, 0); }
 
 /* World transform of the root's parent, composed from the top of the hierarchy down. */
 static reach_transform above_root(const reach__ik *ik) {
@@ -210,18 +224,13 @@ static reach_transform above_root(const reach__ik *ik) {
     return world;
 }
 
-/* The largest coordinate in play, for the floor under the tolerance; -1 when one is beyond
- * REACH__COORDINATE_LIMIT (or not a number). In the same pass over the moving bones, each
- * holds the world rotation it starts with as its wanted one (reach__ik_start). */
-static reach_real extent_and_goal_rotations(reach__ik *ik) {
+/* The largest coordinate in play, for the floor under the tolerance, from that of the moving
+ * joints (`joints`, forward_kinematics's); -1 when one is beyond REACH__COORDINATE_LIMIT (or not
+ * a number). */
+static reach_real extent_in_play(const reach__ik *ik, reach_real joints) {
     reach_real e = reach_vec3_max_abs(ik->above_origin);
-    if (!(e <= REACH__COORDINATE_LIMIT)) return -1;
-    for (int k = 0; k < ik->active_count; ++k) {
-        ik->goal_rot[ik->active[k]] = ik->rot[ik->active[k]];
-        reach_real m = reach_vec3_max_abs(ik->pos[ik->active[k]]);
-        if (!(m <= REACH__COORDINATE_LIMIT)) return -1;
-        e = reach_max(e, m);
-    }
+    if (!(e <= REACH__COORDINATE_LIMIT) || joints < 0) return -1;
+    e = reach_max(e, joints);
     for (int j = 0; j < ik->target_count; ++j) {
         if (ik->targets[j].kind != REACH_TARGET_POSITION) continue;
         reach_real m = reach_vec3_max_abs(ik->targets[j].position);
@@ -234,20 +243,22 @@ static reach_real extent_and_goal_rotations(reach__ik *ik) {
 reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, const reach_transform *pose, int *root) {
     REACH_CHECK_ARG(skeleton && settings && pose && target_count >= 0 && (target_count == 0 || targets));
-    reach_status st = reach_skeleton_validate(skeleton, NULL);
-    if (st != REACH_OK) return st;
+    REACH_CHECK_ARG(skeleton->bone_count >= 0);
+    REACH_CHECK_ARG(skeleton->bone_count == 0 || (skeleton->parents && skeleton->rest));
+    /* The skeleton (as reach_skeleton_validate checks it) and the pose in one pass over the
+     * bones; what is wrong with the pose is told only after the skeleton and the settings pass,
+     * in the order the checks were always made. */
+    reach_status pose_status = REACH_OK, st;
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        if ((st = reach__skeleton_check_bone(skeleton, i)) != REACH_OK) return st;
+        if (pose_status == REACH_OK) pose_status = check_pose_bone(&pose[i]);
+    }
     if (skeleton->bone_count == 0) return REACH_ERROR_INVALID_ARGUMENT;
     if ((st = check_settings(settings, skeleton->bone_count)) != REACH_OK) return st;
-    if ((st = check_pose(skeleton, pose)) != REACH_OK) return st;
+    if (pose_status != REACH_OK) return pose_status;
     for (int j = 0; j < target_count; ++j)
         if ((st = check_target(&targets[j], skeleton->bone_count)) != REACH_OK) return st;
     return find_root(skeleton, targets, target_count, settings->root_bone, root);
-}
-
-static int same_transform(reach_transform a, reach_transform b) {
-    return a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z &&
-           a.rotation.w == b.rotation.w && a.translation.x == b.translation.x && a.translation.y == b.translation.y &&
-           a.translation.z == b.translation.z;
 }
 
 reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
@@ -271,7 +282,7 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k];
         if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
-        if (!same_transform(pose[b], skeleton->rest[b])) ik->fabrik.arc_start = 0;
+        if (!packed_transform_equal(&pose[b], &skeleton->rest[b])) ik->fabrik.arc_start = 0;
         ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
         /* A tip whose rotation nothing asks for (below) leaves its parent free in the backward
          * pass. */
@@ -294,9 +305,8 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     reach_transform above = above_root(ik);
     ik->above_root = reach_quat_normalize_safe(above.rotation);
     ik->above_origin = above.translation;
-    reach__ik_forward(ik);
-    reach_real extent_in_play = extent_and_goal_rotations(ik);
-    if (extent_in_play < 0) return REACH_ERROR_OUT_OF_RANGE;
+    reach_real extent = extent_in_play(ik, forward_kinematics(ik, 1));
+    if (extent < 0) return REACH_ERROR_OUT_OF_RANGE;
 
     /* Effectors hold the world rotation they start with unless a target asks for another. */
     for (int j = 0; j < target_count; ++j) {
@@ -327,7 +337,7 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     reach_real tolerance =
         settings->tolerance > 0 ? settings->tolerance : REACH_DEFAULT_TOLERANCE_RATIO * ik->chain_length;
     /* Nothing closer than a few units in the last place of the coordinates can be promised. */
-    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent_in_play);
+    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent);
     reach__ik_update_goals(ik);
     return REACH_OK;
 }
