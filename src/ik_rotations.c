@@ -19,22 +19,25 @@ void reach__ik_sync_rotations(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
     packed_quat parent_rot = packed_quat_load(&ik->above_root);
     int n = ik->active_count - 1;
-    /* One pass. Bone b turns by the smallest swing from where its link to c pointed while the
-     * rotations held (c's local translation turned by b's world rotation, still in ik->rot: a unit
-     * vector once divided by the link's length, with no square root) to where the iterations
-     * left it (from b's solved joint to c's). No bone's swing waits on another's: only the joints,
-     * each placed one link along that line from the one placed before (where the swing takes the
-     * link, to rounding, so what rounding the chain gathered is not passed on), and the local
-     * rotations, each the world rotation under its parent's, follow the chain. */
+    /* Two passes. In the first, bone b turns by the smallest swing from where its link to c
+     * pointed while the rotations held (c's local translation turned by b's world rotation, still
+     * in ik->rot: a unit vector once divided by the link's length, with no square root) to where
+     * the iterations left it (from b's solved joint to c's). No bone's swing waits on another's:
+     * only the joints follow the chain, each placed one link along that line from the one placed
+     * before (where the swing takes the link, to rounding, so what rounding the chain gathered is
+     * not passed on). The second takes each local rotation, the world rotation under its
+     * parent's. Apart, each pass's work for one bone is short enough that the processor has
+     * several bones' under way at once, where one pass held little more than one bone's long
+     * chain of waits. */
     packed_vec3 solved = packed_load(&ik->pos[ik->active[0]]), joint = solved;
     for (int k = 0; k < n; ++k) {
         int b = ik->active[k], c = ik->active[k + 1];
         reach_real length = ik->link_length[c];
         packed_vec3 next = packed_load(&ik->pos[c]);
         packed_quat world = packed_quat_load(&ik->rot[b]);
-        /* 1 / the length of world once swung: the swing is made unnormalised, and its length,
-         * taken from its own four numbers beside the product rather than from the product after
-         * it, scales the world and local rotations alike. */
+        /* 1 / the length of world once swung: the swing is made unnormalised, and its length is
+         * known before the product, for its square is |sum|² (|now × sum|² + w² = 2w for unit
+         * now and wanted, to a few roundings of the whole whatever the angle). */
         reach_real inverse = 1;
         if (length > 0) {
             packed_vec3 held = packed_quat_rotate(world, packed_load(&ik->local[c].translation)), now, wanted;
@@ -51,25 +54,27 @@ void reach__ik_sync_rotations(reach__ik *ik) {
             }
             /* The swing as packed_quat_shortest_arc makes it, less its normalisation. */
             packed_vec3 sum = packed_add(now, wanted);
-            reach_real w = packed_dot(sum, sum) * REACH_R(0.5);
+            reach_real sum2 = packed_dot(sum, sum), w = sum2 * REACH_R(0.5);
             packed_quat swing;
             if (w <= REACH_REAL_EPSILON * REACH_REAL_EPSILON) {
                 swing = packed_quat_shortest_arc(now, wanted);
             } else {
-                packed_vec3 axis = packed_cross(now, sum);
-                swing = packed_quat_make(axis, w);
-                inverse = 1 / reach_sqrt(packed_dot(axis, axis) + w * w);
+                swing = packed_quat_make(packed_cross(now, sum), w);
+                inverse = 1 / reach_sqrt(sum2);
             }
             world = packed_quat_mul(swing, world);
             joint = packed_mad(joint, wanted, length);
         }
-        packed_quat local = packed_quat_mul(packed_quat_conjugate(parent_rot), world);
-        world = packed_quat_scale(world, inverse);
-        packed_quat_store(&ik->rot[b], world);
-        packed_quat_store(&ik->local[b].rotation, reach__packed_quat_unit(packed_quat_scale(local, inverse)));
-        parent_rot = world;
+        packed_quat_store(&ik->rot[b], packed_quat_scale(world, inverse));
         solved = next;
         packed_store(&ik->pos[c], joint);
+    }
+    /* Products of unit rotations, a few roundings from unit: one Newton step each. */
+    for (int k = 0; k < n; ++k) {
+        packed_quat world = packed_quat_load(&ik->rot[ik->active[k]]);
+        packed_quat_store(&ik->local[ik->active[k]].rotation,
+                          reach__packed_quat_unit(packed_quat_mul(packed_quat_conjugate(parent_rot), world)));
+        parent_rot = world;
     }
     /* The tip keeps its wanted world rotation as nearly as its joint allows. */
     int tip = ik->active[n];
