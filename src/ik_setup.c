@@ -1,5 +1,7 @@
 /* The set-up every method of the reach__ik family shares: checking every input before anything
  * is written, the bones that move and the shape of the solve, weights, goals and residuals. */
+#include <string.h>
+
 #include "geometry.h"
 #include "ik_state.h"
 #include "skeleton_check.h"
@@ -102,14 +104,17 @@ static void mark_path(reach__ik *ik, int bone, reach_real weight) {
  * weights of the bones off the path, which nothing reads, are left). */
 static void build_active_path(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
-    int n = sk->bone_count, count = 1, tip = ik->targets[0].bone;
-    for (int b = tip; b != ik->root; b = sk->parents[b])
-        ++count;
-    ik->active_count = count;
-    for (int b = tip, k = count - 1; k >= 0; b = sk->parents[b], --k) {
-        ik->active[k] = b;
-        ik->weight[b] = ik->targets[0].weight;
+    int n = sk->bone_count, count = 0;
+    reach_real weight = ik->targets[0].weight;
+    /* One walk up from the tip (each step waits for the parent's index to load), laid down from
+     * the end of the array and moved to its front. */
+    for (int b = ik->targets[0].bone;; b = sk->parents[b]) {
+        ik->active[n - 1 - count++] = b;
+        ik->weight[b] = weight;
+        if (b == ik->root) break;
     }
+    memmove(ik->active, ik->active + n - count, (size_t)count * sizeof *ik->active);
+    ik->active_count = count;
     /* Bone b's row starts after the children of the path's bones before it: row k (the child of
      * the path's k-th bone) starts at every bone after the one before on the path, up to it. */
     int b = 0;
@@ -317,13 +322,12 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
         }
     }
     ik->chain_length = chain_length;
+    ik->lone_target = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation;
     /* One position target on a chain whose moving joints above the end all turn freely: FABRIK
      * then iterates on positions alone (fabrik_chain.c). */
-    ik->free_chain = target_count == 1 && ik->active_count >= 2 && targets[0].kind == REACH_TARGET_POSITION &&
-                     !targets[0].use_orientation && free_joints;
+    ik->free_chain = ik->lone_target && ik->active_count >= 2 && free_joints;
     /* One target: the moving bones are the path from the root to its bone, which ends it. */
-    ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
-                     ik->active_count >= 4;
+    ik->lone_chain = ik->lone_target && ik->active_count >= 4;
     ik->slow_iterations = 0;
     ik->handoff.allowed = 0; /* a method's prepare sets the policy */
     ik->handoff.guarded = 0;
@@ -412,6 +416,15 @@ void reach__ik_update_goals(reach__ik *ik) {
 }
 
 int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
+    if (ik->lone_target) {
+        /* The loop below for one position target with no orientation, its sums and maxima of
+         * one term each taken as that term (the same numbers). */
+        reach_real d = reach__ik_target_distance(ik, 0);
+        *residual = d;
+        *angle_residual = 0;
+        *error = ik->targets[0].weight * d;
+        return d <= ik->tolerance && 0 <= ik->angle_tolerance;
+    }
     reach_real distance = 0, angle = 0, total = 0;
     for (int j = 0; j < ik->target_count; ++j) {
         reach_real d = reach__ik_target_distance(ik, j), a = reach__ik_target_angle(ik, j);

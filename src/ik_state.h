@@ -81,6 +81,7 @@ typedef struct reach__ik {
     reach_vec3 *kept_pos;         /* [bone_count]: positions to fall back to within one FABRIK
                                      iteration (fabrik.c) */
     int free_chain;               /* one position target on a chain of freely turning joints */
+    int lone_target;              /* one position target, with no orientation */
     int lone_chain;               /* one position target (no orientation) at the end of a chain of
                                      three or more moving links: where the bridge from the root applies */
     int kicked;                   /* the driver has bent the chain off the line to a target */
