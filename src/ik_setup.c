@@ -179,21 +179,57 @@ int reach__ik_target_out_of_reach(const reach__ik *ik) {
 
 /* ---- the solve's state ------------------------------------------------------------------ */
 
+/* What the set-up's pass over the moving bones learns besides their places. */
+typedef struct start_tally {
+    const reach_transform *pose; /* the caller's */
+    int free_joints;             /* every moving joint above the end turns freely */
+    reach_real chain_length;     /* the links that move, the root's not counted */
+    reach_real extent;           /* the largest coordinate of a joint */
+    int in_range;                /* every joint's coordinates within REACH__COORDINATE_LIMIT */
+} start_tally;
+
+/* The set-up's needs of moving bone b, the k-th, of its own, before its world transform is
+ * taken: its rotation tested for unit length and made unit, whether it is at rest, its link's
+ * length. The solvers turn bones; translations of the moving bones start inside their joints (a
+ * prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
+static REACH_ALWAYS_INLINE void start_bone(reach__ik *ik, int k, int b, start_tally *tally) {
+    const reach_skeleton *skeleton = ik->skeleton;
+    const reach_transform *pose = tally->pose;
+    if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
+    if (!packed_transform_equal(&pose[b], &skeleton->rest[b])) ik->fabrik.arc_start = 0;
+    ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
+    /* A tip whose rotation nothing asks for (reach__ik_start) leaves its parent free in the
+     * backward pass. */
+    ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
+    if (reach__joint_type(skeleton, b) != REACH_JOINT_BALL) {
+        reach_joint joint = skeleton->joints[b];
+        if (k + 1 < ik->active_count && !reach__joint_turns_freely(&joint)) tally->free_joints = 0;
+        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK) ik->start_as_solved = 0;
+        if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
+            reach_transform projected = pose[b];
+            reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
+            ik->local[b].translation = projected.translation;
+        }
+    }
+    /* The root's link does not count: it does not move. */
+    ik->link_length[b] = reach__length(ik->local[b].translation);
+    if (b != ik->root) tally->chain_length += ik->link_length[b];
+}
+
 /* Forward kinematics of the moving bones. Down a chain the parent's rotation and place stay in
  * registers. The product of rotations carried from one bone to the next is not normalised on the
  * way: each bone's rotation is normalised from it off that chain of waits (the product's length
  * strays by a rounding per bone, which reach__packed_quat_unit takes out). For the set-up
- * (`start`), in the same pass, each bone holds the world rotation it starts with as its wanted
- * one, and the largest coordinate of the joints comes back, -1 when one is beyond
- * REACH__COORDINATE_LIMIT (or not a number); elsewhere 0. */
-static REACH_ALWAYS_INLINE reach_real forward_kinematics(reach__ik *ik, int start) {
+ * (`tally`), the same pass first takes each bone's own needs (start_bone), and each bone holds
+ * the world rotation it starts with as its wanted one. */
+static REACH_ALWAYS_INLINE void forward_kinematics(reach__ik *ik, start_tally *tally) {
     const reach_skeleton *sk = ik->skeleton;
     packed_quat carried = packed_quat_load(&ik->above_root), parent_rot = carried;
     packed_vec3 parent_pos = packed_load(&ik->above_origin);
-    reach_real extent = 0;
-    int in_range = 1, last = sk->parents[ik->root];
+    int last = sk->parents[ik->root];
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k], parent = sk->parents[b];
+        if (tally) start_bone(ik, k, b, tally);
         if (b != ik->root && parent != last) {
             carried = parent_rot = packed_quat_load(&ik->rot[parent]);
             parent_pos = packed_load(&ik->pos[parent]);
@@ -203,18 +239,17 @@ static REACH_ALWAYS_INLINE reach_real forward_kinematics(reach__ik *ik, int star
         parent_rot = reach__packed_quat_unit(carried);
         packed_store(&ik->pos[b], parent_pos);
         packed_quat_store(&ik->rot[b], parent_rot);
-        if (start) {
+        if (tally) {
             packed_quat_store(&ik->goal_rot[b], parent_rot);
             reach_real m = packed_max_abs(parent_pos);
-            in_range &= m <= REACH__COORDINATE_LIMIT;
-            extent = reach_max(extent, m);
+            tally->in_range &= m <= REACH__COORDINATE_LIMIT;
+            tally->extent = reach_max(tally->extent, m);
         }
         last = b;
     }
-    return in_range ? extent : -1;
 }
 
-void reach__ik_forward(reach__ik *ik) { forward_kinematics(ik, 0); }
+void reach__ik_forward(reach__ik *ik) { forward_kinematics(ik, NULL); }
 
 /* World transform of the root's parent, composed from the top of the hierarchy down. */
 static reach_transform above_root(const reach__ik *ik) {
@@ -230,12 +265,12 @@ static reach_transform above_root(const reach__ik *ik) {
 }
 
 /* The largest coordinate in play, for the floor under the tolerance, from that of the moving
- * joints (`joints`, forward_kinematics's); -1 when one is beyond REACH__COORDINATE_LIMIT (or not
- * a number). */
-static reach_real extent_in_play(const reach__ik *ik, reach_real joints) {
+ * joints (the set-up's tally); -1 when one is beyond REACH__COORDINATE_LIMIT (or not a
+ * number). */
+static reach_real extent_in_play(const reach__ik *ik, const start_tally *tally) {
     reach_real e = reach_vec3_max_abs(ik->above_origin);
-    if (!(e <= REACH__COORDINATE_LIMIT) || joints < 0) return -1;
-    e = reach_max(e, joints);
+    if (!(e <= REACH__COORDINATE_LIMIT) || !tally->in_range) return -1;
+    e = reach_max(e, tally->extent);
     for (int j = 0; j < ik->target_count; ++j) {
         if (ik->targets[j].kind != REACH_TARGET_POSITION) continue;
         reach_real m = reach_vec3_max_abs(ik->targets[j].position);
@@ -277,40 +312,16 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     for (int b = 0; b < n; ++b)
         ik->local[b] = pose[b];
     build_active_set(ik);
-    /* One pass over the moving bones for what each needs of its own. The solvers turn bones;
-     * translations of the moving bones start inside their joints (a prismatic offset clamped, a
-     * fixed joint at rest) so the output is inside them too. */
-    ik->start_as_solved = 1;
-    ik->fabrik.arc_start = 1;
-    int free_joints = 1;
-    reach_real chain_length = 0;
-    for (int k = 0; k < ik->active_count; ++k) {
-        int b = ik->active[k];
-        if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
-        if (!packed_transform_equal(&pose[b], &skeleton->rest[b])) ik->fabrik.arc_start = 0;
-        ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
-        /* A tip whose rotation nothing asks for (below) leaves its parent free in the backward
-         * pass. */
-        ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
-        if (reach__joint_type(skeleton, b) != REACH_JOINT_BALL) {
-            reach_joint joint = skeleton->joints[b];
-            if (k + 1 < ik->active_count && !reach__joint_turns_freely(&joint)) free_joints = 0;
-            if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK)
-                ik->start_as_solved = 0;
-            if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
-                reach_transform projected = pose[b];
-                reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
-                ik->local[b].translation = projected.translation;
-            }
-        }
-        /* The root's link does not count: it does not move. */
-        ik->link_length[b] = reach__length(ik->local[b].translation);
-        if (b != root) chain_length += ik->link_length[b];
-    }
     reach_transform above = above_root(ik);
     ik->above_root = reach_quat_normalize_safe(above.rotation);
     ik->above_origin = above.translation;
-    reach_real extent = extent_in_play(ik, forward_kinematics(ik, 1));
+    /* One pass over the moving bones, root outward: what each needs of its own, then its world
+     * transform. */
+    ik->start_as_solved = 1;
+    ik->fabrik.arc_start = 1;
+    start_tally tally = {pose, 1, 0, 0, 1};
+    forward_kinematics(ik, &tally);
+    reach_real extent = extent_in_play(ik, &tally);
     if (extent < 0) return REACH_ERROR_OUT_OF_RANGE;
 
     /* Effectors hold the world rotation they start with unless a target asks for another. */
@@ -321,11 +332,11 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
             ik->free_tip[t->bone] = 0;
         }
     }
-    ik->chain_length = chain_length;
+    ik->chain_length = tally.chain_length;
     ik->lone_target = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation;
     /* One position target on a chain whose moving joints above the end all turn freely: FABRIK
      * then iterates on positions alone (fabrik_chain.c). */
-    ik->free_chain = ik->lone_target && ik->active_count >= 2 && free_joints;
+    ik->free_chain = ik->lone_target && ik->active_count >= 2 && tally.free_joints;
     /* One target: the moving bones are the path from the root to its bone, which ends it. */
     ik->lone_chain = ik->lone_target && ik->active_count >= 4;
     ik->slow_iterations = 0;
@@ -415,16 +426,7 @@ void reach__ik_update_goals(reach__ik *ik) {
     }
 }
 
-int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
-    if (ik->lone_target) {
-        /* The loop below for one position target with no orientation, its sums and maxima of
-         * one term each taken as that term (the same numbers). */
-        reach_real d = reach__ik_target_distance(ik, 0);
-        *residual = d;
-        *angle_residual = 0;
-        *error = ik->targets[0].weight * d;
-        return d <= ik->tolerance && 0 <= ik->angle_tolerance;
-    }
+int reach__ik_assess_targets(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
     reach_real distance = 0, angle = 0, total = 0;
     for (int j = 0; j < ik->target_count; ++j) {
         reach_real d = reach__ik_target_distance(ik, j), a = reach__ik_target_angle(ik, j);
