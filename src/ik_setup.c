@@ -79,7 +79,9 @@ static reach_status find_root(const reach_skeleton *skeleton, const reach_target
     int r = asked;
     if (r < 0) r = target_count > 0 ? topmost_ancestor(skeleton, targets[0].bone) : 0;
     for (int j = 0; j < target_count; ++j) {
-        if (!reach__is_ancestor(skeleton, r, targets[j].bone)) return REACH_ERROR_BAD_CHAIN;
+        /* The top of the first effector's hierarchy lies above it: no second walk up (each step
+         * waits for a parent's index). */
+        if (!(j == 0 && asked < 0) && !reach__is_ancestor(skeleton, r, targets[j].bone)) return REACH_ERROR_BAD_CHAIN;
         if (targets[j].kind == REACH_TARGET_MEET && !reach__is_ancestor(skeleton, r, targets[j].meet_bone))
             return REACH_ERROR_BAD_CHAIN;
     }
