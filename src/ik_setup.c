@@ -197,9 +197,11 @@ typedef struct start_tally {
 static REACH_ALWAYS_INLINE void start_bone(reach__ik *ik, int k, int b, start_tally *tally) {
     const reach_skeleton *skeleton = ik->skeleton;
     const reach_transform *pose = tally->pose;
-    if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
+    /* reach__quat_is_unit and reach__quat_unit on packed numbers (the same bits). */
+    packed_quat rotation = packed_quat_load(&ik->local[b].rotation);
+    if (!reach__square_is_unit(packed_quat_dot(rotation, rotation))) ik->start_as_solved = 0;
     if (!packed_transform_equal(&pose[b], &skeleton->rest[b])) ik->fabrik.arc_start = 0;
-    ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
+    packed_quat_store(&ik->local[b].rotation, reach__packed_quat_unit(rotation));
     /* A tip whose rotation nothing asks for (reach__ik_start) leaves its parent free in the
      * backward pass. */
     ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
