@@ -1,7 +1,10 @@
 /* The set-up every method of the reach__ik family shares: checking every input before anything
  * is written, the bones that move and the shape of the solve, weights, goals and residuals. */
+#include <string.h>
+
 #include "geometry.h"
 #include "ik_state.h"
+#include "skeleton_check.h"
 
 void reach__ik_layout(reach__ik *ik, reach__arena *arena, int bone_count, int target_count) {
     size_t n = (size_t)bone_count, t = (size_t)target_count;
@@ -44,11 +47,10 @@ static reach_status check_settings(const reach_solver_settings *s, int bone_coun
     return REACH_OK;
 }
 
-static reach_status check_pose(const reach_skeleton *skeleton, const reach_transform *pose) {
-    for (int i = 0; i < skeleton->bone_count; ++i) {
-        if (!packed_transform_is_finite(&pose[i])) return REACH_ERROR_NOT_FINITE;
-        if (!(reach_quat_dot(pose[i].rotation, pose[i].rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
-    }
+/* What is wrong with one bone of the pose: a coordinate not finite, or a rotation of no length. */
+static inline reach_status check_pose_bone(const reach_transform *t) {
+    if (!packed_transform_is_finite(t)) return REACH_ERROR_NOT_FINITE;
+    if (!(reach_quat_dot(t->rotation, t->rotation) > 0)) return REACH_ERROR_BAD_QUATERNION;
     return REACH_OK;
 }
 
@@ -77,7 +79,9 @@ static reach_status find_root(const reach_skeleton *skeleton, const reach_target
     int r = asked;
     if (r < 0) r = target_count > 0 ? topmost_ancestor(skeleton, targets[0].bone) : 0;
     for (int j = 0; j < target_count; ++j) {
-        if (!reach__is_ancestor(skeleton, r, targets[j].bone)) return REACH_ERROR_BAD_CHAIN;
+        /* The top of the first effector's hierarchy lies above it: no second walk up (each step
+         * waits for a parent's index). */
+        if (!(j == 0 && asked < 0) && !reach__is_ancestor(skeleton, r, targets[j].bone)) return REACH_ERROR_BAD_CHAIN;
         if (targets[j].kind == REACH_TARGET_MEET && !reach__is_ancestor(skeleton, r, targets[j].meet_bone))
             return REACH_ERROR_BAD_CHAIN;
     }
@@ -102,23 +106,27 @@ static void mark_path(reach__ik *ik, int bone, reach_real weight) {
  * weights of the bones off the path, which nothing reads, are left). */
 static void build_active_path(reach__ik *ik) {
     const reach_skeleton *sk = ik->skeleton;
-    int n = sk->bone_count, count = 1, tip = ik->targets[0].bone;
-    for (int b = tip; b != ik->root; b = sk->parents[b])
-        ++count;
+    int n = sk->bone_count, count = 0;
+    reach_real weight = ik->targets[0].weight;
+    /* One walk up from the tip (each step waits for the parent's index to load), laid down from
+     * the end of the array and moved to its front. */
+    for (int b = ik->targets[0].bone;; b = sk->parents[b]) {
+        ik->active[n - 1 - count++] = b;
+        ik->weight[b] = weight;
+        if (b == ik->root) break;
+    }
+    memmove(ik->active, ik->active + n - count, (size_t)count * sizeof *ik->active);
     ik->active_count = count;
-    for (int b = tip, k = count - 1; k >= 0; b = sk->parents[b], --k) {
-        ik->active[k] = b;
-        ik->weight[b] = ik->targets[0].weight;
+    /* Bone b's row starts after the children of the path's bones before it: row k (the child of
+     * the path's k-th bone) starts at every bone after the one before on the path, up to it. */
+    int b = 0;
+    for (int k = 0; k < count - 1; ++k) {
+        for (; b <= ik->active[k]; ++b)
+            ik->child_start[b] = k;
+        ik->children[k] = ik->active[k + 1];
     }
-    /* Bone b's row starts after the children of the path's bones before it. */
-    int row = 0;
-    for (int b = 0; b <= n; ++b) {
-        ik->child_start[b] = row;
-        if (row < count - 1 && ik->active[row] == b) {
-            ik->children[row] = ik->active[row + 1];
-            ++row;
-        }
-    }
+    for (; b <= n; ++b)
+        ik->child_start[b] = count - 1;
 }
 
 static void build_active_set(reach__ik *ik) {
@@ -173,17 +181,59 @@ int reach__ik_target_out_of_reach(const reach__ik *ik) {
 
 /* ---- the solve's state ------------------------------------------------------------------ */
 
-void reach__ik_forward(reach__ik *ik) {
+/* What the set-up's pass over the moving bones learns besides their places. */
+typedef struct start_tally {
+    const reach_transform *pose; /* the caller's */
+    int free_joints;             /* every moving joint above the end turns freely */
+    reach_real chain_length;     /* the links that move, the root's not counted */
+    reach_real extent;           /* the largest coordinate of a joint */
+    int in_range;                /* every joint's coordinates within REACH__COORDINATE_LIMIT */
+} start_tally;
+
+/* The set-up's needs of moving bone b, the k-th, of its own, before its world transform is
+ * taken: its rotation tested for unit length and made unit, whether it is at rest, its link's
+ * length. The solvers turn bones; translations of the moving bones start inside their joints (a
+ * prismatic offset clamped, a fixed joint at rest) so the output is inside them too. */
+static REACH_ALWAYS_INLINE void start_bone(reach__ik *ik, int k, int b, start_tally *tally) {
+    const reach_skeleton *skeleton = ik->skeleton;
+    const reach_transform *pose = tally->pose;
+    /* reach__quat_is_unit and reach__quat_unit on packed numbers (the same bits). */
+    packed_quat rotation = packed_quat_load(&ik->local[b].rotation);
+    if (!reach__square_is_unit(packed_quat_dot(rotation, rotation))) ik->start_as_solved = 0;
+    if (!packed_transform_equal(&pose[b], &skeleton->rest[b])) ik->fabrik.arc_start = 0;
+    packed_quat_store(&ik->local[b].rotation, reach__packed_quat_unit(rotation));
+    /* A tip whose rotation nothing asks for (reach__ik_start) leaves its parent free in the
+     * backward pass. */
+    ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
+    if (reach__joint_type(skeleton, b) != REACH_JOINT_BALL) {
+        reach_joint joint = skeleton->joints[b];
+        if (k + 1 < ik->active_count && !reach__joint_turns_freely(&joint)) tally->free_joints = 0;
+        if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK) ik->start_as_solved = 0;
+        if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
+            reach_transform projected = pose[b];
+            reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
+            ik->local[b].translation = projected.translation;
+        }
+    }
+    /* The root's link does not count: it does not move. */
+    ik->link_length[b] = reach__length(ik->local[b].translation);
+    if (b != ik->root) tally->chain_length += ik->link_length[b];
+}
+
+/* Forward kinematics of the moving bones. Down a chain the parent's rotation and place stay in
+ * registers. The product of rotations carried from one bone to the next is not normalised on the
+ * way: each bone's rotation is normalised from it off that chain of waits (the product's length
+ * strays by a rounding per bone, which reach__packed_quat_unit takes out). For the set-up
+ * (`tally`), the same pass first takes each bone's own needs (start_bone), and each bone holds
+ * the world rotation it starts with as its wanted one. */
+static REACH_ALWAYS_INLINE void forward_kinematics(reach__ik *ik, start_tally *tally) {
     const reach_skeleton *sk = ik->skeleton;
-    /* Down a chain the parent's rotation and place stay in registers. The product of rotations
-     * carried from one bone to the next is not normalised on the way: each bone's rotation is
-     * normalised from it off that chain of waits (the product's length strays by a rounding per
-     * bone, which reach__packed_quat_unit takes out). */
     packed_quat carried = packed_quat_load(&ik->above_root), parent_rot = carried;
     packed_vec3 parent_pos = packed_load(&ik->above_origin);
     int last = sk->parents[ik->root];
     for (int k = 0; k < ik->active_count; ++k) {
         int b = ik->active[k], parent = sk->parents[b];
+        if (tally) start_bone(ik, k, b, tally);
         if (b != ik->root && parent != last) {
             carried = parent_rot = packed_quat_load(&ik->rot[parent]);
             parent_pos = packed_load(&ik->pos[parent]);
@@ -193,9 +243,17 @@ void reach__ik_forward(reach__ik *ik) {
         parent_rot = reach__packed_quat_unit(carried);
         packed_store(&ik->pos[b], parent_pos);
         packed_quat_store(&ik->rot[b], parent_rot);
+        if (tally) {
+            packed_quat_store(&ik->goal_rot[b], parent_rot);
+            reach_real m = packed_max_abs(parent_pos);
+            tally->in_range &= m <= REACH__COORDINATE_LIMIT;
+            tally->extent = reach_max(tally->extent, m);
+        }
         last = b;
     }
 }
+
+void reach__ik_forward(reach__ik *ik) { forward_kinematics(ik, NULL); }
 
 /* World transform of the root's parent, composed from the top of the hierarchy down. */
 static reach_transform above_root(const reach__ik *ik) {
@@ -210,18 +268,13 @@ static reach_transform above_root(const reach__ik *ik) {
     return world;
 }
 
-/* The largest coordinate in play, for the floor under the tolerance; -1 when one is beyond
- * REACH__COORDINATE_LIMIT (or not a number). In the same pass over the moving bones, each
- * holds the world rotation it starts with as its wanted one (reach__ik_start). */
-static reach_real extent_and_goal_rotations(reach__ik *ik) {
+/* The largest coordinate in play, for the floor under the tolerance, from that of the moving
+ * joints (the set-up's tally); -1 when one is beyond REACH__COORDINATE_LIMIT (or not a
+ * number). */
+static reach_real extent_in_play(const reach__ik *ik, const start_tally *tally) {
     reach_real e = reach_vec3_max_abs(ik->above_origin);
-    if (!(e <= REACH__COORDINATE_LIMIT)) return -1;
-    for (int k = 0; k < ik->active_count; ++k) {
-        ik->goal_rot[ik->active[k]] = ik->rot[ik->active[k]];
-        reach_real m = reach_vec3_max_abs(ik->pos[ik->active[k]]);
-        if (!(m <= REACH__COORDINATE_LIMIT)) return -1;
-        e = reach_max(e, m);
-    }
+    if (!(e <= REACH__COORDINATE_LIMIT) || !tally->in_range) return -1;
+    e = reach_max(e, tally->extent);
     for (int j = 0; j < ik->target_count; ++j) {
         if (ik->targets[j].kind != REACH_TARGET_POSITION) continue;
         reach_real m = reach_vec3_max_abs(ik->targets[j].position);
@@ -234,20 +287,22 @@ static reach_real extent_and_goal_rotations(reach__ik *ik) {
 reach_status reach__ik_check(const reach_skeleton *skeleton, const reach_target *targets, int target_count,
                              const reach_solver_settings *settings, const reach_transform *pose, int *root) {
     REACH_CHECK_ARG(skeleton && settings && pose && target_count >= 0 && (target_count == 0 || targets));
-    reach_status st = reach_skeleton_validate(skeleton, NULL);
-    if (st != REACH_OK) return st;
+    REACH_CHECK_ARG(skeleton->bone_count >= 0);
+    REACH_CHECK_ARG(skeleton->bone_count == 0 || (skeleton->parents && skeleton->rest));
+    /* The skeleton (as reach_skeleton_validate checks it) and the pose in one pass over the
+     * bones; what is wrong with the pose is told only after the skeleton and the settings pass,
+     * in the order the checks were always made. */
+    reach_status pose_status = REACH_OK, st;
+    for (int i = 0; i < skeleton->bone_count; ++i) {
+        if ((st = reach__skeleton_check_bone(skeleton, i)) != REACH_OK) return st;
+        if (pose_status == REACH_OK) pose_status = check_pose_bone(&pose[i]);
+    }
     if (skeleton->bone_count == 0) return REACH_ERROR_INVALID_ARGUMENT;
     if ((st = check_settings(settings, skeleton->bone_count)) != REACH_OK) return st;
-    if ((st = check_pose(skeleton, pose)) != REACH_OK) return st;
+    if (pose_status != REACH_OK) return pose_status;
     for (int j = 0; j < target_count; ++j)
         if ((st = check_target(&targets[j], skeleton->bone_count)) != REACH_OK) return st;
     return find_root(skeleton, targets, target_count, settings->root_bone, root);
-}
-
-static int same_transform(reach_transform a, reach_transform b) {
-    return a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z &&
-           a.rotation.w == b.rotation.w && a.translation.x == b.translation.x && a.translation.y == b.translation.y &&
-           a.translation.z == b.translation.z;
 }
 
 reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, const reach_target *targets,
@@ -261,42 +316,17 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     for (int b = 0; b < n; ++b)
         ik->local[b] = pose[b];
     build_active_set(ik);
-    /* One pass over the moving bones for what each needs of its own. The solvers turn bones;
-     * translations of the moving bones start inside their joints (a prismatic offset clamped, a
-     * fixed joint at rest) so the output is inside them too. */
-    ik->start_as_solved = 1;
-    ik->fabrik.arc_start = 1;
-    int free_joints = 1;
-    reach_real chain_length = 0;
-    for (int k = 0; k < ik->active_count; ++k) {
-        int b = ik->active[k];
-        if (!reach__quat_is_unit(ik->local[b].rotation)) ik->start_as_solved = 0;
-        if (!same_transform(pose[b], skeleton->rest[b])) ik->fabrik.arc_start = 0;
-        ik->local[b].rotation = reach__quat_unit(ik->local[b].rotation);
-        /* A tip whose rotation nothing asks for (below) leaves its parent free in the backward
-         * pass. */
-        ik->free_tip[b] = ik->child_start[b] == ik->child_start[b + 1];
-        if (reach__joint_type(skeleton, b) != REACH_JOINT_BALL) {
-            reach_joint joint = skeleton->joints[b];
-            if (k + 1 < ik->active_count && !reach__joint_turns_freely(&joint)) free_joints = 0;
-            if (reach_joint_limit_error(&joint, &skeleton->rest[b], &pose[b]) > REACH__LIMIT_SLACK)
-                ik->start_as_solved = 0;
-            if (joint.type == REACH_JOINT_PRISMATIC || joint.type == REACH_JOINT_FIXED) {
-                reach_transform projected = pose[b];
-                reach_joint_project_local(&joint, &skeleton->rest[b], &projected);
-                ik->local[b].translation = projected.translation;
-            }
-        }
-        /* The root's link does not count: it does not move. */
-        ik->link_length[b] = reach__length(ik->local[b].translation);
-        if (b != root) chain_length += ik->link_length[b];
-    }
     reach_transform above = above_root(ik);
     ik->above_root = reach_quat_normalize_safe(above.rotation);
     ik->above_origin = above.translation;
-    reach__ik_forward(ik);
-    reach_real extent_in_play = extent_and_goal_rotations(ik);
-    if (extent_in_play < 0) return REACH_ERROR_OUT_OF_RANGE;
+    /* One pass over the moving bones, root outward: what each needs of its own, then its world
+     * transform. */
+    ik->start_as_solved = 1;
+    ik->fabrik.arc_start = 1;
+    start_tally tally = {pose, 1, 0, 0, 1};
+    forward_kinematics(ik, &tally);
+    reach_real extent = extent_in_play(ik, &tally);
+    if (extent < 0) return REACH_ERROR_OUT_OF_RANGE;
 
     /* Effectors hold the world rotation they start with unless a target asks for another. */
     for (int j = 0; j < target_count; ++j) {
@@ -306,14 +336,13 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
             ik->free_tip[t->bone] = 0;
         }
     }
-    ik->chain_length = chain_length;
+    ik->chain_length = tally.chain_length;
+    ik->lone_target = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation;
     /* One position target on a chain whose moving joints above the end all turn freely: FABRIK
      * then iterates on positions alone (fabrik_chain.c). */
-    ik->free_chain = target_count == 1 && ik->active_count >= 2 && targets[0].kind == REACH_TARGET_POSITION &&
-                     !targets[0].use_orientation && free_joints;
+    ik->free_chain = ik->lone_target && ik->active_count >= 2 && tally.free_joints;
     /* One target: the moving bones are the path from the root to its bone, which ends it. */
-    ik->lone_chain = target_count == 1 && targets[0].kind == REACH_TARGET_POSITION && !targets[0].use_orientation &&
-                     ik->active_count >= 4;
+    ik->lone_chain = ik->lone_target && ik->active_count >= 4;
     ik->slow_iterations = 0;
     ik->handoff.allowed = 0; /* a method's prepare sets the policy */
     ik->handoff.guarded = 0;
@@ -327,7 +356,7 @@ reach_status reach__ik_start(reach__ik *ik, const reach_skeleton *skeleton, cons
     reach_real tolerance =
         settings->tolerance > 0 ? settings->tolerance : REACH_DEFAULT_TOLERANCE_RATIO * ik->chain_length;
     /* Nothing closer than a few units in the last place of the coordinates can be promised. */
-    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent_in_play);
+    ik->tolerance = reach_max(tolerance, REACH__TOLERANCE_FLOOR * extent);
     reach__ik_update_goals(ik);
     return REACH_OK;
 }
@@ -401,7 +430,7 @@ void reach__ik_update_goals(reach__ik *ik) {
     }
 }
 
-int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
+int reach__ik_assess_targets(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error) {
     reach_real distance = 0, angle = 0, total = 0;
     for (int j = 0; j < ik->target_count; ++j) {
         reach_real d = reach__ik_target_distance(ik, j), a = reach__ik_target_angle(ik, j);

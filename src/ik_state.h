@@ -81,6 +81,7 @@ typedef struct reach__ik {
     reach_vec3 *kept_pos;         /* [bone_count]: positions to fall back to within one FABRIK
                                      iteration (fabrik.c) */
     int free_chain;               /* one position target on a chain of freely turning joints */
+    int lone_target;              /* one position target, with no orientation */
     int lone_chain;               /* one position target (no orientation) at the end of a chain of
                                      three or more moving links: where the bridge from the root applies */
     int kicked;                   /* the driver has bent the chain off the line to a target */
@@ -196,8 +197,20 @@ static inline reach_real reach__ik_target_angle(const reach__ik *ik, int j) {
 reach_real reach__ik_weighted_error(const reach__ik *ik);
 
 /* reach__ik_measure and reach__ik_weighted_error (into *error) at once, each target's distance
- * and angle taken once. */
-int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error);
+ * and angle taken once. Inline for one position target with no orientation (every FABRIK
+ * iteration's convergence test on a chain): its sums and maxima of one term each are that term,
+ * the same numbers as reach__ik_assess_targets's loop. */
+int reach__ik_assess_targets(const reach__ik *ik, reach_real *residual, reach_real *angle_residual, reach_real *error);
+
+static inline int reach__ik_assess(const reach__ik *ik, reach_real *residual, reach_real *angle_residual,
+                                   reach_real *error) {
+    if (!ik->lone_target) return reach__ik_assess_targets(ik, residual, angle_residual, error);
+    reach_real d = reach__ik_target_distance(ik, 0);
+    *residual = d;
+    *angle_residual = 0;
+    *error = ik->targets[0].weight * d;
+    return d <= ik->tolerance && 0 <= ik->angle_tolerance;
+}
 
 /* Nonzero when `ancestor` is `bone` or lies on the path from bone up to its skeleton root. */
 static inline int reach__is_ancestor(const reach_skeleton *skeleton, int ancestor, int bone) {

@@ -46,12 +46,12 @@
 #define REACH_ALWAYS_INLINE inline
 #endif
 
-/* Whether a rotation in a caller's pose is of unit length to rounding: a rotation of another
- * length turns a bone alike in the solvers (which normalise it) but not in the caller's forward
- * kinematics, so a pose with one is written back made unit even when it already reaches. */
-static inline int reach__quat_is_unit(reach_quat q) {
-    return reach_fabs(reach_quat_dot(q, q) - 1) <= 8 * REACH_REAL_EPSILON;
-}
+/* Whether a rotation in a caller's pose (or a squared length) is of unit length to rounding: a
+ * rotation of another length turns a bone alike in the solvers (which normalise it) but not in
+ * the caller's forward kinematics, so a pose with one is written back made unit even when it
+ * already reaches. */
+static inline int reach__square_is_unit(reach_real square) { return reach_fabs(square - 1) <= 8 * REACH_REAL_EPSILON; }
+static inline int reach__quat_is_unit(reach_quat q) { return reach__square_is_unit(reach_quat_dot(q, q)); }
 
 struct reach_two_bone_settings;
 reach_status reach__two_bone_check_settings(const struct reach_two_bone_settings *options);

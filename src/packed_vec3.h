@@ -74,6 +74,15 @@ static inline int packed_transform_is_finite(const reach_transform *t) {
     return _mm_movemask_ps(_mm_cmpeq_ps(zero, _mm_setzero_ps())) == 0xf;
 }
 
+/* Whether two transforms' seven numbers are equal, each as == tells it (so a NaN equals nothing
+ * and −0 equals +0), as two packed comparisons where seven would branch each: the set-up asks
+ * of every moving bone whether the pose is the rest. */
+static inline int packed_transform_equal(const reach_transform *a, const reach_transform *b) {
+    __m128 q = _mm_cmpeq_ps(_mm_loadu_ps(&a->rotation.x), _mm_loadu_ps(&b->rotation.x));
+    __m128 v = _mm_cmpeq_ps(packed_load(&a->translation), packed_load(&b->translation));
+    return _mm_movemask_ps(_mm_and_ps(q, v)) == 0xf;
+}
+
 typedef __m128 packed_quat;
 
 static inline packed_quat packed_quat_load(const reach_quat *q) { return _mm_loadu_ps(&q->x); }
@@ -151,6 +160,12 @@ static inline int packed_transform_is_finite(const reach_transform *t) {
     reach_vec3 v = t->translation;
     reach_real rotation = ((q.x - q.x) + (q.y - q.y)) + ((q.z - q.z) + (q.w - q.w));
     return rotation + (((v.x - v.x) + (v.y - v.y)) + (v.z - v.z)) == 0;
+}
+
+static inline int packed_transform_equal(const reach_transform *a, const reach_transform *b) {
+    return a->rotation.x == b->rotation.x && a->rotation.y == b->rotation.y && a->rotation.z == b->rotation.z &&
+           a->rotation.w == b->rotation.w && a->translation.x == b->translation.x &&
+           a->translation.y == b->translation.y && a->translation.z == b->translation.z;
 }
 
 typedef reach_quat packed_quat;

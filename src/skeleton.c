@@ -4,6 +4,7 @@
 #include "half_angle.h"
 #include "packed_vec3.h"
 #include "quadrant_atan.h"
+#include "skeleton_check.h"
 #include "reach/skeleton.h"
 
 /* ---- joints ----------------------------------------------------------------------------- */
@@ -70,9 +71,6 @@ reach_joint reach_skeleton_joint(const reach_skeleton *skeleton, int bone) {
 
 /* ---- validation ------------------------------------------------------------------------- */
 
-/* Joint axes may be written by hand in a file: allow a little slack around unit length. */
-#define AXIS_UNIT_SLACK REACH_R(1e-3)
-
 static reach_status check_joint(const reach_joint *j) {
     switch (j->type) {
     case REACH_JOINT_BALL:
@@ -85,7 +83,7 @@ static reach_status check_joint(const reach_joint *j) {
     if (!reach_vec3_is_finite(j->axis) || !reach_is_finite(j->min) || !reach_is_finite(j->max) ||
         !reach_is_finite(j->cone_angle) || !reach_is_finite(j->twist_min) || !reach_is_finite(j->twist_max))
         return REACH_ERROR_NOT_FINITE;
-    if (reach_fabs(reach_vec3_length(j->axis) - 1) > AXIS_UNIT_SLACK) return REACH_ERROR_BAD_JOINT;
+    if (reach_fabs(reach_vec3_length(j->axis) - 1) > REACH__AXIS_UNIT_SLACK) return REACH_ERROR_BAD_JOINT;
     if (j->type == REACH_JOINT_CONE) {
         if (j->cone_angle < 0 || j->cone_angle > REACH_PI) return REACH_ERROR_BAD_JOINT;
         if (j->has_twist && (j->twist_min > j->twist_max || j->twist_min < -REACH_PI || j->twist_max > REACH_PI))
@@ -111,23 +109,16 @@ static reach_status check_mimic(const reach_skeleton *skeleton, int bone) {
     return REACH_OK;
 }
 
+reach_status reach__skeleton_check_joint(const reach_skeleton *skeleton, int bone) {
+    reach_status st = check_joint(&skeleton->joints[bone]);
+    return st == REACH_OK ? check_mimic(skeleton, bone) : st;
+}
+
 reach_status reach_skeleton_validate(const reach_skeleton *skeleton, int *bad_bone) {
     REACH_CHECK_ARG(skeleton && skeleton->bone_count >= 0);
     REACH_CHECK_ARG(skeleton->bone_count == 0 || (skeleton->parents && skeleton->rest));
     for (int i = 0; i < skeleton->bone_count; ++i) {
-        reach_status st = REACH_OK;
-        int parent = skeleton->parents[i];
-        reach_transform rest = skeleton->rest[i];
-        if (parent < -1 || parent >= i)
-            st = REACH_ERROR_BAD_PARENT;
-        else if (!packed_transform_is_finite(&rest))
-            st = REACH_ERROR_NOT_FINITE;
-        else if (!(reach_fabs(reach_quat_dot(rest.rotation, rest.rotation) - 1) <= 2 * AXIS_UNIT_SLACK))
-            st = REACH_ERROR_BAD_QUATERNION; /* forward kinematics uses rotations as given: unit */
-        else if (skeleton->joints) {
-            st = check_joint(&skeleton->joints[i]);
-            if (st == REACH_OK) st = check_mimic(skeleton, i);
-        }
+        reach_status st = reach__skeleton_check_bone(skeleton, i);
         if (st != REACH_OK) {
             if (bad_bone) *bad_bone = i;
             return st;

@@ -212,6 +212,38 @@ static void finite_transforms_are_told(void **state) {
     }
 }
 
+/* The set-up's test of a pose bone against its rest against the seven scalar ==: pairs equal
+ * but for one number in turn (changed, made NaN, or a zero of the other sign), equal pairs, and
+ * pairs with a NaN in the same place of both (never equal). */
+static void equal_transforms_are_told(void **state) {
+    (void)state;
+    test_rng rng = test_rng_make(0x9ac4f3);
+    const int cases = test_scaled(CASES);
+    for (int i = 0; i < cases; ++i) {
+        reach_transform a = {any_quat(&rng, 1), any_vec3(&rng, 1)}, b = a;
+        reach_real *numbers[7] = {&b.rotation.x,    &b.rotation.y,    &b.rotation.z,   &b.rotation.w,
+                                  &b.translation.x, &b.translation.y, &b.translation.z};
+        reach_real *same_place[7] = {&a.rotation.x,    &a.rotation.y,    &a.rotation.z,   &a.rotation.w,
+                                     &a.translation.x, &a.translation.y, &a.translation.z};
+        int place = (i / 5) % 7;
+        switch (i % 5) {
+        case 1: *numbers[place] = *numbers[place] != 1 ? 1 : 2; break;
+        case 2: *numbers[place] = (reach_real)NAN; break;
+        case 3:
+            *same_place[place] = 0;
+            *numbers[place] = -(reach_real)0;
+            break;
+        case 4: *same_place[place] = *numbers[place] = (reach_real)NAN; break;
+        default: break;
+        }
+        int equal = a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z &&
+                    a.rotation.w == b.rotation.w && a.translation.x == b.translation.x &&
+                    a.translation.y == b.translation.y && a.translation.z == b.translation.z;
+        assert_int_equal(packed_transform_equal(&a, &b), equal);
+        assert_int_equal(equal, i % 5 == 0 || i % 5 == 3);
+    }
+}
+
 /* A random tree: every bone's parent comes before it. */
 #define BONES 40
 
@@ -251,6 +283,7 @@ int main(void) {
         cmocka_unit_test(shortest_arcs_match),
         cmocka_unit_test(unit_helpers_match),
         cmocka_unit_test(finite_transforms_are_told),
+        cmocka_unit_test(equal_transforms_are_told),
         cmocka_unit_test(forward_kinematics_matches_transform_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
