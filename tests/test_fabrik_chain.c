@@ -344,6 +344,51 @@ static void tiny_and_huge_scales(void **state) {
     }
 }
 
+/* A chain far from the origin, its links a few hundred roundings of their coordinates long:
+ * the iterations then lay links at lengths that differ from the skeleton's by more than the
+ * rotation recovery's one-step normalisation takes, so it makes their directions unit the plain
+ * way. The answer must still be whole: rotations unit, the end where forward kinematics puts it,
+ * as near the target as the coordinates can say. */
+static void far_from_the_origin(void **state) {
+    (void)state;
+#ifdef REACH_DOUBLE
+    const reach_real offset = REACH_R(1e8);
+#else
+    const reach_real offset = REACH_R(1e4);
+#endif
+    const reach_real ulp = offset * REACH_REAL_EPSILON;
+    reach_solver_settings settings = reach_solver_default_settings();
+    test_rng rng = test_rng_make(0xfa7);
+    reach_real worst_residual = 0, worst_unit = 0, worst_report = 0;
+    for (int c = 0; c < 500; ++c) {
+        rig r;
+        rig_random_chain(&r, &rng, 2 + c % 9, 400 * ulp);
+        r.rest[0].translation = reach_vec3_make(offset, -offset / 2, offset / 3);
+        const reach_skeleton *sk = &r.skeleton;
+        int tip = sk->bone_count - 1;
+        reach_transform pose[RIG_MAX_BONES];
+        rig_random_pose(sk, &rng, pose);
+        reach_vec3 goal = rig_joint_position(sk, pose, tip);
+        reach_target target = reach_target_position(tip, goal);
+        reach_pose_rest(sk, pose);
+        reach_solve_result result;
+        assert_int_equal(fabrik(sk, &target, 1, &settings, pose, &result), REACH_OK);
+        assert_true(rig_pose_is_finite(sk, pose));
+        for (int b = 0; b < sk->bone_count; ++b) {
+            reach_quat q = pose[b].rotation;
+            worst_unit = reach_max(worst_unit, reach_fabs(reach_sqrt(reach_quat_dot(q, q)) - 1));
+        }
+        reach_real residual = reach_vec3_distance(rig_joint_position(sk, pose, tip), goal);
+        worst_residual = reach_max(worst_residual, residual / ulp);
+        worst_report = reach_max(worst_report, reach_fabs(result.residual - residual) / ulp);
+    }
+    print_message("far from the origin: residual up to %.1f ulp, reported within %.1f ulp, rotations unit to %.2g\n",
+                  (double)worst_residual, (double)worst_report, (double)worst_unit);
+    assert_true(worst_unit <= 4 * REACH_REAL_EPSILON);
+    assert_true(worst_residual <= 8);
+    assert_true(worst_report <= 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reaches_random_targets),
@@ -359,6 +404,7 @@ int main(void) {
         cmocka_unit_test(straight_chain_target_on_its_line),
         cmocka_unit_test(straight_chain_on_its_line_at_uneven_lengths),
         cmocka_unit_test(tiny_and_huge_scales),
+        cmocka_unit_test(far_from_the_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
