@@ -7,6 +7,7 @@
 #include "packed_vec3.h"
 #include "reach/testing.h"
 #include "reach/two_bone.h"
+#include "two_bone_rig_ordinary.h"
 #include "two_bone_triangle.h"
 
 /* 0 when every component is finite, NaN otherwise (x − x is +0 for finite x and NaN for
@@ -42,7 +43,7 @@ static inline reach_quat unit(reach_quat q) {
  * route otherwise. */
 static inline reach_quat normalized(reach_quat q) {
     reach_real sq = reach_quat_dot(q, q);
-    if (sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100)) {
+    if (sq > RIG_MIN_PLAIN_SQUARE && sq < RIG_MAX_PLAIN_SQUARE) {
         reach_real inv = 1 / reach_sqrt(sq);
         return reach_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
     }
@@ -54,40 +55,17 @@ static inline reach_quat normalized(reach_quat q) {
 static inline reach_real distance(reach_vec3 a, reach_vec3 b) {
     reach_vec3 v = reach_vec3_sub(a, b);
     reach_real sq = reach_vec3_length_sq(v);
-    if (sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100)) return reach_sqrt(sq);
+    if (sq > RIG_MIN_PLAIN_SQUARE && sq < RIG_MAX_PLAIN_SQUARE) return reach_sqrt(sq);
     return reach_vec3_length_robust(v);
 }
 
-/* The parent's determinants the short path takes: far enough from the ends of the range that
- * the adjugate's products and its reciprocal neither overflow nor lose bits to underflow, and
- * any NaN or infinity in the parent's map fails the test. */
-#define ORDINARY_MIN_DETERMINANT REACH_R(0x1p-40)
-#define ORDINARY_MAX_DETERMINANT REACH_R(0x1p+40)
+/* A rotation's square the short path takes (two_bone_rig_ordinary.h). */
+static inline int ordinary_rotation_square(reach_real sq) {
+    return sq > RIG_MIN_PLAIN_SQUARE && sq < RIG_MAX_PLAIN_SQUARE;
+}
 
-/* A rotation's square the short path takes: far from the ends of the range, as it is for the
- * unit or nearly unit rotations rigs hold (NaN and infinity fail). */
-static inline int ordinary_rotation_square(reach_real sq) { return sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100); }
-
-/* Squared lengths (bones, the target's and the pole's distances from the root, in the parent's
- * units) the short path takes: plain squares and their reciprocals stay far inside the range
- * (NaN and infinity fail). */
-#define ORDINARY_MIN_SQUARE REACH_R(0x1p-40)
-#define ORDINARY_MAX_SQUARE REACH_R(0x1p+40)
-static inline int ordinary_limb_square(reach_real sq) { return sq >= ORDINARY_MIN_SQUARE && sq <= ORDINARY_MAX_SQUARE; }
-
-/* A side of the target line counts as clear when it is at least a tenth of its vector's length
- * off the line (reach_two_bone_solve's short path asks the same). */
-#define CLEAR_SIDE_SQUARE_RATIO REACH_R(0.01)
-
-/* A limb must span at least this many units in the last place of its coordinates (as
- * reach_two_bone_solve asks), with one more for the roundings of the test itself. */
-#define LIMB_RESOLUTION_ULPS 65
-
-/* An arc's c = l² + from·to (from and to of length l) below this times l²: the two are nearly
- * opposite, and the axis from × s is off by eps·l/|s| of its length from the rounding of the sum
- * s, so the short construction's inverse turn (which takes |from × s|² + c² = 2l²c for granted)
- * would not be the turn the normalised quaternion makes. Such arcs take arc_near_half_turn. */
-#define NEAR_HALF_TURN_RATIO REACH_R(0x1p-11)
+/* A squared length the short path takes (two_bone_rig_ordinary.h). */
+static inline int ordinary_limb_square(reach_real sq) { return sq >= RIG_MIN_SQUARE && sq <= RIG_MAX_SQUARE; }
 
 /* The arc from unit `from` to unit `to` where the two are nearly opposite, as two arcs of about
  * a quarter turn each through p, the unit direction of to's part off from's line (the arcs then
@@ -114,7 +92,7 @@ static packed_quat arc_near_half_turn(packed_vec3 from, packed_vec3 to) {
  * reach_quat_shortest_arc builds it, but through arc_near_half_turn where the two are nearly
  * opposite. */
 static reach_quat arc_between(reach_vec3 from, reach_vec3 to) {
-    packed_quat arc = reach_vec3_dot(from, to) > NEAR_HALF_TURN_RATIO - 1
+    packed_quat arc = reach_vec3_dot(from, to) > RIG_NEAR_HALF_TURN_RATIO - 1
                           ? packed_quat_shortest_arc(packed_load(&from), packed_load(&to))
                           : arc_near_half_turn(packed_load(&from), packed_load(&to));
     reach_quat q;
@@ -126,7 +104,7 @@ static reach_quat arc_between(reach_vec3 from, reach_vec3 to) {
  * otherwise (as distance above). */
 static inline reach_real world_length(packed_vec3 v) {
     reach_real sq = packed_length_sq(v);
-    if (REACH_USUALLY(sq > REACH_R(0x1p-100) && sq < REACH_R(0x1p+100))) return reach_sqrt(sq);
+    if (REACH_USUALLY(sq > RIG_MIN_PLAIN_SQUARE && sq < RIG_MAX_PLAIN_SQUARE)) return reach_sqrt(sq);
     reach_vec3 u;
     packed_store(&u, v);
     return reach_vec3_length_robust(u);
@@ -147,7 +125,7 @@ static inline packed_vec3 linear_of_parent(const packed_vec3 cols[3], packed_vec
 }
 
 /* The arc that turns `from` onto `to`, both of length l (inverse_l_sq = 1/l²), given their sum
- * s, from axis = from × s and c = |s|²/2 = l² + from·to (above NEAR_HALF_TURN_RATIO · l²): the
+ * s, from axis = from × s and c = |s|²/2 = l² + from·to (above RIG_NEAR_HALF_TURN_RATIO · l²): the
  * quaternion (axis, c) / l², not normalised (its square is 2c / l², in (0, 4]). from × s is from × to,
  * and with c it is taken from the sum, which does not cancel where the two are nearly opposite. */
 static inline packed_quat arc_of_equal_lengths(packed_vec3 axis, reach_real c, reach_real inverse_l_sq) {
@@ -180,7 +158,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
                                  packed_cross(cols[0], cols[1])};
     const reach_real det = packed_dot(cols[0], rows[0]);
     const reach_real det_abs = reach_fabs(det);
-    if (!REACH_USUALLY(det_abs >= ORDINARY_MIN_DETERMINANT && det_abs <= ORDINARY_MAX_DETERMINANT)) return 0;
+    if (!REACH_USUALLY(det_abs >= RIG_MIN_DETERMINANT && det_abs <= RIG_MAX_DETERMINANT)) return 0;
     const reach_real inverse_det = 1 / det;
 
     /* The bones in the root's frame, where the root sits at the origin. */
@@ -192,7 +170,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const reach_real l1 = reach_sqrt(l1_sq), l2 = reach_sqrt(l2_sq), chain = l1 + l2;
     if (!REACH_USUALLY(reach_min(l1, l2) > REACH_ZERO_LENGTH_RATIO * chain)) return 0;
     /* reach_two_bone_solve's resolution test, on the root's coordinates in the parent's space. */
-    if (!REACH_USUALLY(chain >= LIMB_RESOLUTION_ULPS * REACH_REAL_EPSILON * (packed_max_abs(root) + chain))) return 0;
+    if (!REACH_USUALLY(chain >= RIG_RESOLUTION_ULPS * REACH_REAL_EPSILON * (packed_max_abs(root) + chain))) return 0;
     packed_quat_scale3_inverse_sqrt(local, root_sq, mid_sq, end_sq);
     const packed_quat r_root = local[0], r_mid = local[1], r_end = local[2];
     const packed_quat unturn_root = packed_quat_conjugate(r_root);
@@ -222,7 +200,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     if (!(side_scale_sq > 0)) {
         const packed_vec3 aim = packed_add(upper, lower);
         const reach_real aim_sq = packed_length_sq(aim);
-        if (!REACH_USUALLY(aim_sq >= CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
+        if (!REACH_USUALLY(aim_sq >= RIG_CLEAR_SIDE_SQUARE_RATIO * chain * chain)) return 0;
         const reach_real along_aim = -packed_dot(upper, aim) / aim_sq;
         side = packed_mad(upper, aim, along_aim);
         const packed_vec3 world_upper = linear_of_parent(cols, packed_quat_rotate(r_root, upper));
@@ -234,7 +212,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const reach_real along_target = -packed_dot(side, to_target) * scale_sq;
     const packed_vec3 off_line = packed_mad(side, to_target, along_target);
     const reach_real off_line_sq = packed_length_sq(off_line);
-    if (!REACH_USUALLY(off_line_sq >= CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
+    if (!REACH_USUALLY(off_line_sq >= RIG_CLEAR_SIDE_SQUARE_RATIO * side_scale_sq)) return 0;
     const reach_real inverse_off_line = reach_sqrt(off_line_sq) * (1 / off_line_sq);
 
     const reach_real dc = reach_clamp(d, reach_fabs(l1 - l2), chain);
@@ -253,7 +231,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const reach_real root_c = REACH_R(0.5) * packed_length_sq(root_sum);
     packed_quat root_turn;
     packed_vec3 wanted_lower;
-    if (REACH_USUALLY(root_c > NEAR_HALF_TURN_RATIO * l1_sq)) {
+    if (REACH_USUALLY(root_c > RIG_NEAR_HALF_TURN_RATIO * l1_sq)) {
         const packed_vec3 axis = packed_cross(upper, root_sum);
         const packed_vec3 kv = packed_cross(axis, new_lower);
         root_turn = arc_of_equal_lengths(axis, root_c, inverse_l1_sq);
@@ -267,7 +245,7 @@ static int solve_rig_ordinary(const reach_two_bone_rig_input *in, reach_real tol
     const packed_vec3 mid_sum = packed_add(lower, wanted_lower);
     const reach_real mid_c = REACH_R(0.5) * packed_length_sq(mid_sum);
     packed_quat mid_turn;
-    if (REACH_USUALLY(mid_c > NEAR_HALF_TURN_RATIO * l2_sq)) {
+    if (REACH_USUALLY(mid_c > RIG_NEAR_HALF_TURN_RATIO * l2_sq)) {
         mid_turn = arc_of_equal_lengths(packed_cross(lower, mid_sum), mid_c, inverse_l2_sq);
     } else {
         const reach_real inverse_l2 = 1 / l2;

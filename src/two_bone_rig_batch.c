@@ -1,22 +1,29 @@
 /* Batch rig two-bone IK: arrays of the per-call structs in, the short path's arithmetic across
  * limbs in SIMD lanes (kernels chosen at run time), the scalar reach_two_bone_solve_rig for
  * every lane that needs care (see two_bone_batch.h). */
+#include <float.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
 #include "reach/testing.h"
 #include "reach/two_bone_batch.h"
+#include "two_bone_rig_ordinary.h"
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* The vector kernels read a flag's int from the low-addressed bytes of its word and write
+ * `reached` there (two_bone_rig_batch_kernel.h): they are built on little-endian targets only,
+ * and big-endian ones take the scalar path. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define RIG_X86 1
-#elif defined(__GNUC__) && defined(__aarch64__)
+#elif defined(__aarch64__)
 #include <arm_neon.h>
 #define RIG_NEON 1
-#elif defined(__GNUC__) && defined(__wasm_simd128__)
+#elif defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #define RIG_WASM 1
+#endif
 #endif
 
 /* A limb as words of a reach_real's size: the vector path loads it so (a flag is an int in the
@@ -30,27 +37,12 @@ _Static_assert(sizeof(reach_two_bone_rig_output) % sizeof(reach_real) == 0, "an 
 #ifdef REACH_DOUBLE
 typedef long long rig_lane_int;
 #define RIG_FLAG_BITS 0xffffffffLL
-#define RIG_LARGEST   1.7976931348623157e308
+#define RIG_LARGEST   DBL_MAX
 #else
 typedef int rig_lane_int;
 #define RIG_FLAG_BITS (-1)
-#define RIG_LARGEST   3.40282347e38f
+#define RIG_LARGEST   FLT_MAX
 #endif
-
-/* The limits of solve_rig_ordinary (two_bone_rig.c), which the vector path must decline alike:
- * rotations' squares (and the world lengths it takes plainly) inside 2^-100 to 2^100, the
- * parent's determinant and the limb's squared lengths inside 2^-40 to 2^40, a side of the
- * target line clear by a tenth of its vector, a limb of 65 units in the last place of its
- * coordinates, arcs clear of a half turn by 2^-11 of their square. */
-#define RIG_MIN_ROTATION_SQUARE     REACH_R(0x1p-100)
-#define RIG_MAX_ROTATION_SQUARE     REACH_R(0x1p+100)
-#define RIG_MIN_DETERMINANT         REACH_R(0x1p-40)
-#define RIG_MAX_DETERMINANT         REACH_R(0x1p+40)
-#define RIG_MIN_SQUARE              REACH_R(0x1p-40)
-#define RIG_MAX_SQUARE              REACH_R(0x1p+40)
-#define RIG_CLEAR_SIDE_SQUARE_RATIO REACH_R(0.01)
-#define RIG_RESOLUTION_ULPS         65
-#define RIG_NEAR_HALF_TURN_RATIO    REACH_R(0x1p-11)
 
 /* A refused limb's outputs: its pose as it stands (the input's rotations and translations, its
  * joints' world positions), the end's distance to the target, or the largest finite number where
@@ -85,13 +77,17 @@ static void rig_solve_lane(const reach_two_bone_rig_input *in, const reach_two_b
     if (status) *status = (unsigned char)st;
 }
 
+/* A kernel solves `count` limbs; where `vector` is not NULL it marks each limb 1 where the vector
+ * path solved it, 0 where it went to the scalar solve (reach_two_bone_solve_rig_batch_lanes). */
 typedef void (*rig_kernel)(const reach_two_bone_rig_input *, int, const reach_two_bone_settings *,
-                           reach_two_bone_rig_output *, unsigned char *, reach_status *);
+                           reach_two_bone_rig_output *, unsigned char *status, reach_status *, unsigned char *vector);
 
 static void rig_solve_scalar(const reach_two_bone_rig_input *in, int count, const reach_two_bone_settings *options,
-                             reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
+                             reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error,
+                             unsigned char *vector) {
     for (int i = 0; i < count; ++i)
         rig_solve_lane(in + i, options, out + i, status ? status + i : NULL, first_error);
+    if (vector && count > 0) memset(vector, 0, (size_t)count);
 }
 
 #if RIG_X86
@@ -169,14 +165,21 @@ static const rig_isa rig_isas[] = {
     {"scalar", rig_solve_scalar},
 };
 
+/* Bad options are every limb's error (reach_two_bone_solve_rig checks them first): refused
+ * once, writing nothing, as reach_two_bone_solve_batch does. */
 static reach_status rig_run(const reach_two_bone_rig_input *in, int count, const reach_two_bone_settings *options,
-                            reach_two_bone_rig_output *out, unsigned char *out_status, rig_kernel kernel) {
+                            reach_two_bone_rig_output *out, unsigned char *out_status, rig_kernel kernel,
+                            unsigned char *vector) {
     REACH_CHECK_ARG(count >= 0 && (count == 0 || (in && out)));
+    if (options) {
+        const reach_status st = reach__two_bone_check_settings(options);
+        if (st != REACH_OK) return st;
+    }
     reach_status first_error = REACH_OK;
     /* Options other than the defaults' (but for the tolerance) are the scalar solve's, limb by
      * limb, as reach_two_bone_solve_rig takes them. */
     if (options && !reach__two_bone_settings_ordinary(options)) kernel = rig_solve_scalar;
-    kernel(in, count, options, out, out_status, &first_error);
+    kernel(in, count, options, out, out_status, &first_error, vector);
     return first_error;
 }
 
@@ -186,16 +189,24 @@ reach_status reach_two_bone_solve_rig_batch(const reach_two_bone_rig_input *in, 
     const rig_isa *isa = rig_isas;
     while (!reach__batch_isa_runs(isa->name))
         ++isa; /* the last, scalar, always runs */
-    return rig_run(in, count, options, out, out_status, isa->kernel);
+    return rig_run(in, count, options, out, out_status, isa->kernel, NULL);
+}
+
+reach_status reach_two_bone_solve_rig_batch_lanes(const reach_two_bone_rig_input *in, int count,
+                                                  const reach_two_bone_settings *options,
+                                                  reach_two_bone_rig_output *out, unsigned char *out_status,
+                                                  const char *isa, unsigned char *out_vector) {
+    REACH_CHECK_ARG(isa);
+    for (size_t k = 0; k < sizeof rig_isas / sizeof rig_isas[0]; ++k)
+        if (strcmp(rig_isas[k].name, isa) == 0)
+            return reach__batch_isa_runs(isa)
+                       ? rig_run(in, count, options, out, out_status, rig_isas[k].kernel, out_vector)
+                       : REACH_ERROR_INVALID_ARGUMENT;
+    return REACH_ERROR_INVALID_ARGUMENT;
 }
 
 reach_status reach_two_bone_solve_rig_batch_isa(const reach_two_bone_rig_input *in, int count,
                                                 const reach_two_bone_settings *options, reach_two_bone_rig_output *out,
                                                 unsigned char *out_status, const char *isa) {
-    REACH_CHECK_ARG(isa);
-    for (size_t k = 0; k < sizeof rig_isas / sizeof rig_isas[0]; ++k)
-        if (strcmp(rig_isas[k].name, isa) == 0)
-            return reach__batch_isa_runs(isa) ? rig_run(in, count, options, out, out_status, rig_isas[k].kernel)
-                                              : REACH_ERROR_INVALID_ARGUMENT;
-    return REACH_ERROR_INVALID_ARGUMENT;
+    return reach_two_bone_solve_rig_batch_lanes(in, count, options, out, out_status, isa, NULL);
 }

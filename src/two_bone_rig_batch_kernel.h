@@ -23,6 +23,13 @@
 #define RR       RF(_result)
 #define RWIDTH   ((int)(KERNEL_BYTES / sizeof(reach_real)))
 
+/* Rows of RWIDTH words must fit in a limb and in an output: the last row of each overlaps the one
+ * before it inside the struct rather than running past it. */
+_Static_assert(RIG_WORDS >= RWIDTH, "a limb holds a row of the kernel's width");
+_Static_assert(RIG_OUT_WORDS >= RWIDTH, "an output holds a row of the kernel's width");
+/* A flag's int is read from, and `reached` written to, the low-addressed bytes of its word. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the vector kernels are built little-endian only");
+
 typedef reach_real RV __attribute__((vector_size(KERNEL_BYTES)));
 typedef rig_lane_int RM __attribute__((vector_size(KERNEL_BYTES)));
 typedef struct RV3 {
@@ -84,6 +91,16 @@ KERNEL_TARGET static inline RV3 RF(_into_parent)(const RV3 rows[3], RV3 v, RV in
 #else
 #define RIG_LANES (KERNEL_BYTES / 4)
 #endif
+/* Two vectors' lanes picked by index: __builtin_shufflevector where the compiler has it (clang,
+ * GCC 12 and later), GCC's older __builtin_shuffle, which takes the indices as a vector of
+ * integers of the lanes' size, before. */
+#ifndef RIG_SHUFFLE
+#if defined(__clang__) || __GNUC__ >= 12
+#define RIG_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define RIG_SHUFFLE(a, b, ...) __builtin_shuffle(a, b, (RM){__VA_ARGS__})
+#endif
+#endif
 #if RIG_LANES == 2
 #define RIG_LOW  0, 2
 #define RIG_HIGH 1, 3
@@ -107,8 +124,8 @@ KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_transpose)(R
         RV t[RWIDTH];
 #pragma GCC unroll 8
         for (int i = 0; i < RWIDTH / 2; ++i) {
-            t[2 * i] = __builtin_shufflevector(v[i], v[i + RWIDTH / 2], RIG_LOW);
-            t[2 * i + 1] = __builtin_shufflevector(v[i], v[i + RWIDTH / 2], RIG_HIGH);
+            t[2 * i] = RIG_SHUFFLE(v[i], v[i + RWIDTH / 2], RIG_LOW);
+            t[2 * i + 1] = RIG_SHUFFLE(v[i], v[i + RWIDTH / 2], RIG_HIGH);
         }
 #pragma GCC unroll 16
         for (int i = 0; i < RWIDTH; ++i)
@@ -119,13 +136,13 @@ KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_transpose)(R
 /* Every word (RIG_WORDS of them, each a reach_real's size, the flags' included) of RWIDTH
  * consecutive limbs, word w of limb k in lane k of words[w]: whole rows of RWIDTH words loaded
  * and transposed, the last row overlapping the one before it so as not to read past a limb.
- * Measured against scalar inserts (which compilers build through integer registers, about 290
+ * Measured against scalar inserts (which compilers build through integer registers, 384
  * instructions a limb on AVX2) and the hardware's gathers: docs/performance.md. */
 KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_words)(const reach_two_bone_rig_input *limbs,
                                                                            RV words[RIG_WORDS]) {
 #pragma GCC unroll 24
     for (int first = 0; first < RIG_WORDS; first += RWIDTH) {
-        const int row = first + RWIDTH <= RIG_WORDS ? first : RIG_WORDS - RWIDTH;
+        const int row = RIG_WORDS - first >= RWIDTH ? first : RIG_WORDS - RWIDTH;
         RV v[RWIDTH];
 #pragma GCC unroll 16
         for (int k = 0; k < RWIDTH; ++k)
@@ -163,9 +180,9 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
     const RV root_q_sq = RF(_qdot)(r_root, r_root), mid_q_sq = RF(_qdot)(r_mid, r_mid);
     const RV end_q_sq = RF(_qdot)(r_end, r_end);
     /* Every comparison fails for NaN, so a lane with NaN or infinity where it is read fails. */
-    RM ok = (root_q_sq > RIG_MIN_ROTATION_SQUARE) & (root_q_sq < RIG_MAX_ROTATION_SQUARE) &
-            (mid_q_sq > RIG_MIN_ROTATION_SQUARE) & (mid_q_sq < RIG_MAX_ROTATION_SQUARE) &
-            (end_q_sq > RIG_MIN_ROTATION_SQUARE) & (end_q_sq < RIG_MAX_ROTATION_SQUARE);
+    RM ok = (root_q_sq > RIG_MIN_PLAIN_SQUARE) & (root_q_sq < RIG_MAX_PLAIN_SQUARE) &
+            (mid_q_sq > RIG_MIN_PLAIN_SQUARE) & (mid_q_sq < RIG_MAX_PLAIN_SQUARE) & (end_q_sq > RIG_MIN_PLAIN_SQUARE) &
+            (end_q_sq < RIG_MAX_PLAIN_SQUARE);
     ok &= ~RFLAG(use_end_orientation);
     const RM use_pole = RFLAG(use_pole);
 
@@ -279,9 +296,9 @@ KERNEL_TARGET static inline __attribute__((always_inline)) RR RF(_group)(const r
     const RV target_sq = RF(_dot)(world_to_target, world_to_target);
     const RV world_upper_sq = RF(_dot)(world_upper, world_upper), world_lower_sq = RF(_dot)(world_lower, world_lower);
     const RM moved = dc != d;
-    ok &= ~moved | ((target_sq > RIG_MIN_ROTATION_SQUARE) & (target_sq < RIG_MAX_ROTATION_SQUARE) &
-                    (world_upper_sq > RIG_MIN_ROTATION_SQUARE) & (world_upper_sq < RIG_MAX_ROTATION_SQUARE) &
-                    (world_lower_sq > RIG_MIN_ROTATION_SQUARE) & (world_lower_sq < RIG_MAX_ROTATION_SQUARE));
+    ok &= ~moved | ((target_sq > RIG_MIN_PLAIN_SQUARE) & (target_sq < RIG_MAX_PLAIN_SQUARE) &
+                    (world_upper_sq > RIG_MIN_PLAIN_SQUARE) & (world_upper_sq < RIG_MAX_PLAIN_SQUARE) &
+                    (world_lower_sq > RIG_MIN_PLAIN_SQUARE) & (world_lower_sq < RIG_MAX_PLAIN_SQUARE));
     r.residual = RF(_select)(moved, RF(_sqrt)(target_sq) * (RF(_abs)(d - dc) * scale), zero);
     const RV tolerance_of_chain =
         REACH_DEFAULT_TOLERANCE_RATIO * (RF(_sqrt)(world_upper_sq) + RF(_sqrt)(world_lower_sq));
@@ -331,7 +348,7 @@ KERNEL_TARGET static inline __attribute__((always_inline)) void RF(_store_group)
 #undef ROUTQ
 #pragma GCC unroll 16
     for (int first = 0; first < RIG_OUT_WORDS; first += RWIDTH) {
-        const int row = first + RWIDTH <= RIG_OUT_WORDS ? first : RIG_OUT_WORDS - RWIDTH;
+        const int row = RIG_OUT_WORDS - first >= RWIDTH ? first : RIG_OUT_WORDS - RWIDTH;
         RV v[RWIDTH];
 #pragma GCC unroll 16
         for (int j = 0; j < RWIDTH; ++j)
@@ -352,12 +369,13 @@ KERNEL_TARGET static inline int RF(_all)(RM m) {
 }
 
 /* The first `count` lanes of a group's answer: the ordinary ones stored, the others solved
- * alone, in order, so that the first error is the first limb's. Out of line: the usual group,
- * every lane ordinary, does not come here. */
+ * alone, in order, so that the first error is the first limb's (and each marked in `vector`, if
+ * asked). Out of line: the usual group, every lane ordinary, does not come here. */
 KERNEL_TARGET static __attribute__((noinline)) void
 RF(_finish)(const RR *r, int count, const reach_two_bone_rig_input *in, const reach_two_bone_settings *options,
-            reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error) {
+            reach_two_bone_rig_output *out, unsigned char *status, reach_status *first_error, unsigned char *vector) {
     for (int k = 0; k < count; ++k) {
+        if (vector) vector[k] = r->ok[k] != 0;
         if (!r->ok[k]) {
             rig_solve_lane(in + k, options, out + k, status ? status + k : NULL, first_error);
             continue;
@@ -369,17 +387,20 @@ RF(_finish)(const RR *r, int count, const reach_two_bone_rig_input *in, const re
 
 KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_rig_input *in, int count,
                                       const reach_two_bone_settings *options, reach_two_bone_rig_output *out,
-                                      unsigned char *status, reach_status *first_error) {
+                                      unsigned char *status, reach_status *first_error, unsigned char *vector) {
     const reach_real tolerance = options ? options->tolerance : 0;
     int i = 0;
-    for (; i + RWIDTH <= count; i += RWIDTH) {
+    /* count - i, not i + RWIDTH, which could pass INT_MAX. */
+    for (; count - i >= RWIDTH; i += RWIDTH) {
         const RR r = RF(_group)(in + i, tolerance);
         if (!RF(_all)(r.ok)) {
-            RF(_finish)(&r, RWIDTH, in + i, options, out + i, status ? status + i : NULL, first_error);
+            RF(_finish)
+            (&r, RWIDTH, in + i, options, out + i, status ? status + i : NULL, first_error, vector ? vector + i : NULL);
             continue;
         }
         RF(_store_group)(&r, out + i);
         if (status) memset(status + i, REACH_OK, (size_t)RWIDTH);
+        if (vector) memset(vector + i, 1, (size_t)RWIDTH);
     }
     if (i < count) {
         /* The tail as a group of its own, padded with copies of its last limb. */
@@ -387,7 +408,8 @@ KERNEL_TARGET static void KERNEL_NAME(const reach_two_bone_rig_input *in, int co
         for (int k = 0; k < RWIDTH; ++k)
             padded[k] = in[k < count - i ? i + k : count - 1];
         const RR r = RF(_group)(padded, tolerance);
-        RF(_finish)(&r, count - i, in + i, options, out + i, status ? status + i : NULL, first_error);
+        RF(_finish)
+        (&r, count - i, in + i, options, out + i, status ? status + i : NULL, first_error, vector ? vector + i : NULL);
     }
 }
 

@@ -268,20 +268,18 @@ static void slices_and_sizes_give_the_same_bits(void **state) {
     free(part_status);
 }
 
-/* Options the vector path does not take (soft IK, stretch, a partial weight) go limb by limb to
- * the per-call solve: its bits, its errors. */
+/* Options the vector path does not take (soft IK, stretch) go limb by limb to the per-call solve:
+ * its bits, its errors. */
 static void other_options_are_the_per_call_solve(void **state) {
     (void)state;
     const int count = 203;
     reach_two_bone_rig_input *in = random_limbs(count, 3134);
     reach_two_bone_rig_output *out = calloc((size_t)count, sizeof *out);
     unsigned char *status = calloc((size_t)count, 1);
-    reach_two_bone_settings options[3] = {reach_two_bone_default_settings(), reach_two_bone_default_settings(),
-                                          reach_two_bone_default_settings()};
+    reach_two_bone_settings options[2] = {reach_two_bone_default_settings(), reach_two_bone_default_settings()};
     options[0].soft_distance = REACH_R(0.1);
     options[1].max_stretch = REACH_R(1.2);
-    options[2].weight = -1; /* invalid: every limb's error */
-    for (int o = 0; o < 3; ++o) {
+    for (int o = 0; o < 2; ++o) {
         reach_two_bone_rig_output alone;
         const reach_status st = reach_two_bone_solve_rig_batch(in, count, &options[o], out, status);
         assert_int_equal(st, first_error_of(status, count));
@@ -297,6 +295,53 @@ static void other_options_are_the_per_call_solve(void **state) {
     free(in);
     free(out);
     free(status);
+}
+
+/* Options reach_two_bone_solve_rig rejects are refused once, as reach_two_bone_solve_batch
+ * refuses them: the error every limb would give, nothing written. */
+static void bad_options_write_nothing(void **state) {
+    (void)state;
+    const int count = 23;
+    reach_two_bone_rig_input *in = random_limbs(count, 3137);
+    reach_two_bone_rig_output *out = malloc((size_t)count * sizeof *out),
+                              *untouched = malloc((size_t)count * sizeof *out);
+    unsigned char status[23], vector[23];
+    assert_non_null(out);
+    assert_non_null(untouched);
+    reach_two_bone_settings bad[4] = {reach_two_bone_default_settings(), reach_two_bone_default_settings(),
+                                      reach_two_bone_default_settings(), reach_two_bone_default_settings()};
+    bad[0].weight = -1;
+    bad[1].tolerance = (reach_real)NAN;
+    bad[2].tolerance = -1;
+    bad[3].max_stretch = REACH_R(0.5);
+    const reach_status expected[4] = {REACH_ERROR_INVALID_ARGUMENT, REACH_ERROR_NOT_FINITE,
+                                      REACH_ERROR_INVALID_ARGUMENT, REACH_ERROR_INVALID_ARGUMENT};
+    for (int o = 0; o < 4; ++o)
+        for (int k = 0; k < ISA_COUNT; ++k) {
+            if (strcmp(isa_names[k], "scalar") != 0 &&
+                reach_two_bone_solve_rig_batch_isa(NULL, 0, NULL, NULL, NULL, isa_names[k]) != REACH_OK)
+                continue;
+            memset(out, 0x5a, (size_t)count * sizeof *out);
+            memcpy(untouched, out, (size_t)count * sizeof *out);
+            memset(status, 9, sizeof status);
+            memset(vector, 9, sizeof vector);
+            assert_int_equal(
+                reach_two_bone_solve_rig_batch_lanes(in, count, &bad[o], out, status, isa_names[k], vector),
+                expected[o]);
+            assert_true(test_bytes_equal(out, untouched, (size_t)count * sizeof *out));
+            for (int i = 0; i < count; ++i) {
+                assert_int_equal(status[i], 9);
+                assert_int_equal(vector[i], 9);
+            }
+            /* The error each limb gives alone. */
+            reach_two_bone_rig_output alone;
+            assert_int_equal(reach_two_bone_solve_rig(&in[0], &bad[o], &alone), expected[o]);
+        }
+    assert_int_equal(reach_two_bone_solve_rig_batch(in, count, &bad[0], out, NULL), REACH_ERROR_INVALID_ARGUMENT);
+    assert_true(test_bytes_equal(out, untouched, (size_t)count * sizeof *out));
+    free(in);
+    free(out);
+    free(untouched);
 }
 
 static void bad_calls_write_nothing(void **state) {
@@ -361,6 +406,7 @@ int main(void) {
         cmocka_unit_test(every_kernel_gives_each_limb_the_per_call_answer),
         cmocka_unit_test(slices_and_sizes_give_the_same_bits),
         cmocka_unit_test(other_options_are_the_per_call_solve),
+        cmocka_unit_test(bad_options_write_nothing),
         cmocka_unit_test(bad_calls_write_nothing),
         cmocka_unit_test(unused_fields_may_be_left_unset),
     };

@@ -44,6 +44,16 @@ REACH_API reach_status reach_two_bone_solve_rig_batch_isa(const reach_two_bone_r
                                                           reach_two_bone_rig_output *out, unsigned char *out_status,
                                                           const char *isa);
 
+/** reach_two_bone_solve_rig_batch_isa, telling which limbs the kernel's vector path solved: out_vector (optional,
+ * count entries) gets 1 for each limb the vector lanes solved and 0 for each sent to reach_two_bone_solve_rig alone
+ * (every limb on the scalar kernel, or with options the vector path does not take). Written only where the call
+ * solves the batch, as out_status. So that tests can check that the vector path takes every ordinary limb and
+ * declines every limb that needs care. */
+REACH_API reach_status reach_two_bone_solve_rig_batch_lanes(const reach_two_bone_rig_input *in, int count,
+                                                            const reach_two_bone_settings *options,
+                                                            reach_two_bone_rig_output *out, unsigned char *out_status,
+                                                            const char *isa, unsigned char *out_vector);
+
 /** reach_fabrik_solve_batch on a named kernel: "avx512", "avx2", "sse2", "neon", "wasm-simd" or "scalar" (always
  * there). REACH_ERROR_INVALID_ARGUMENT, with nothing written, when this build or machine has not
  * that kernel. Every kernel gives the same bits. */
