@@ -1,10 +1,14 @@
 /* The batch rig two-bone solve (reach_two_bone_solve_rig_batch) against the per-call
  * reach_two_bone_solve_rig, limb by limb: over seeded random limbs under rigid, scaled, stretched
  * and mirrored parents, targets within reach, beyond it and inside the fold, with and without
- * poles, mixed with limbs that need care (NaN and infinity, zero bones, singular parents, an end
- * orientation, a pole on the target line, rotations far from unit length), every lane's status,
- * positions and forward kinematics of its rotations within the rig tests' tolerance, limbs that
- * need care to the per-call answer's bits, refused limbs with their pose kept. Every kernel this
+ * poles, mixed with limbs that need care (NaN and infinity, zero bones, singular and nearly
+ * singular parents, an end orientation, a pole on the target line, rotations far from unit
+ * length, a bone that turns half way round, a folded limb with no pole, a bone just under the
+ * vector path's range, a target or a pole on the root), every lane's status, positions and forward
+ * kinematics of its rotations within 64 units in the last place of the limb's size, rotations of
+ * unit length, `reached` against a tolerance reckoned here, limbs that need care to the per-call
+ * answer's bits, refused limbs with their pose kept. The vector kernels take every ordinary limb
+ * and decline every one that needs care (reach_two_bone_solve_rig_batch_lanes). Every kernel this
  * machine runs, batches of every small size and batches sliced anyhow give the same answers. */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +32,12 @@ typedef enum care {
     POLE_ON_LINE,
     TINY_ROTATION,
     HUGE_ROTATION,
+    HALF_TURN,
+    FOLDED_NO_POLE,
+    NEAR_SINGULAR_PARENT,
+    TINY_BONE,
+    TARGET_ON_ROOT,
+    POLE_ON_ROOT,
     CARE_KINDS
 } care;
 
@@ -53,28 +63,123 @@ static reach_vec3 world_at(const reach_two_bone_rig_input *in, reach_vec3 direct
     return reach_affine_point(in->parent_world, reach_vec3_mad(in->root_local.translation, direction, distance));
 }
 
+/* Whether u (unit or shorter) is clear of the line of unit direction: its part off the line a fifth
+ * of a unit or more (the vector path asks a tenth; a margin keeps ordinary limbs off its edge). */
+static int clear_of_line(reach_vec3 u, reach_vec3 direction) {
+    return reach_vec3_length_sq(reach_vec3_cross(u, direction)) >= REACH_R(0.04);
+}
+
+/* The knee's side of a limb with no pole, in the parent's space: the upper bone's part off the
+ * line from the root to the end. */
+static reach_vec3 knee_side(const reach_two_bone_rig_input *in) {
+    const reach_quat root = reach_quat_normalize_safe(in->root_local.rotation);
+    const reach_vec3 upper = reach_quat_rotate(root, in->mid_local.translation);
+    const reach_vec3 lower = reach_quat_rotate(reach_quat_mul(root, reach_quat_normalize_safe(in->mid_local.rotation)),
+                                               in->end_local.translation);
+    const reach_vec3 aim = reach_vec3_add(upper, lower);
+    return reach_vec3_mad(upper, aim, -reach_vec3_dot(upper, aim) / reach_vec3_length_sq(aim));
+}
+
+/* Whether the root-to-end line is a fifth of the chain or longer (the vector path asks a tenth). */
+static int bent_clear_of_folded(const reach_two_bone_rig_input *in) {
+    const reach_vec3 upper = in->mid_local.translation;
+    const reach_vec3 lower =
+        reach_quat_rotate(reach_quat_normalize_safe(in->mid_local.rotation), in->end_local.translation);
+    const reach_real chain = reach_vec3_length(upper) + reach_vec3_length(lower);
+    return reach_vec3_length_sq(reach_vec3_add(upper, lower)) >= REACH_R(0.04) * chain * chain;
+}
+
+/* Whether the per-call answer turns the root or the mid joint nearly half way round (the turn's
+ * |w| below 2^-4, where the vector path declines below about 2^-6): such limbs need care. */
+static int turns_nearly_half_way(const reach_two_bone_rig_input *in) {
+    reach_two_bone_rig_output out;
+    if (reach_two_bone_solve_rig(in, NULL, &out) != REACH_OK) return 0;
+    const reach_quat root_turn =
+        reach_quat_mul(reach_quat_conjugate(reach_quat_normalize_safe(in->root_local.rotation)), out.root_rotation);
+    const reach_quat mid_turn =
+        reach_quat_mul(out.mid_rotation, reach_quat_conjugate(reach_quat_normalize_safe(in->mid_local.rotation)));
+    return reach_fabs(root_turn.w) < REACH_R(0x1p-4) || reach_fabs(mid_turn.w) < REACH_R(0x1p-4);
+}
+
+/* The limb the half-turn check guards: a straight limb along x, its target behind the root, so
+ * that the upper bone turns exactly half way round (the short path's arc would be 0/0). */
+static reach_two_bone_rig_input half_turn_limb(void) {
+    reach_two_bone_rig_input in;
+    memset(&in, 0, sizeof in);
+    in.parent_world = reach_affine_identity();
+    in.root_local = reach_transform_identity();
+    in.mid_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(1, 0, 0));
+    in.end_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(1, 0, 0));
+    in.use_pole = 1;
+    in.pole = reach_vec3_make(0, 1, 0);
+    in.target = reach_vec3_make(-3, 0, 0);
+    return in;
+}
+
 /* Limb n: parents rigid, uniform, stretched, mirrored in turn; targets within, beyond, inside
- * the fold in turn; a pole on four limbs in five; and one limb in seven needing care. */
+ * the fold in turn; a pole on four limbs in five; and one limb in seven needing care. An ordinary
+ * limb's bend side (pole or knee) is kept clear of the target line, so that the vector path
+ * takes every one of them. */
 static reach_two_bone_rig_input random_limb(test_rng *rng, int n) {
+    const care kind = care_of(n);
     reach_two_bone_rig_input in;
     memset(&in, 0, sizeof in);
     in.parent_world = random_parent(rng, n % 4);
-    const reach_real upper = test_uniform(rng, REACH_R(0.3), 2), lower = test_uniform(rng, REACH_R(0.3), 2);
+    /* A parent whose determinant (2^-45) the vector path declines, and the per-call solve
+     * inverts on its robust route. */
+    if (kind == NEAR_SINGULAR_PARENT)
+        for (int i = 0; i < 3; ++i)
+            in.parent_world.linear.col[i] =
+                reach_vec3_scale(reach_mat3_from_quat(test_unit_quat(rng)).col[i], REACH_R(0x1p-15));
+    reach_real upper = test_uniform(rng, REACH_R(0.3), 2), lower = test_uniform(rng, REACH_R(0.3), 2);
+    /* Just below 2^-40 squared for the upper bone, inside for the lower: near the origin, so that
+     * the limb spans its coordinates' units in the last place. */
+    const reach_real tiny = kind == TINY_BONE ? REACH_R(0x1p-20) : 1;
+    if (kind == TINY_BONE) {
+        upper = REACH_R(0.99) * tiny;
+        lower = REACH_R(1.5) * tiny;
+        in.parent_world.translation = reach_vec3_zero();
+    }
+    /* With no pole, a lower bone long enough that the knee can stand clear of the target line. */
+    if (n % 5 == 0 && kind == ORDINARY) lower = reach_max(lower, REACH_R(0.5) * upper);
     reach_quat root = test_unit_quat(rng);
     if (n % 3 == 1) root = reach_quat_make(root.x * REACH_R(1.001), root.y * REACH_R(1.001), root.z, root.w);
-    in.root_local = reach_transform_make(root, test_in_ball(rng, 1));
+    in.root_local = reach_transform_make(root, reach_vec3_scale(test_in_ball(rng, 1), tiny));
     in.mid_local = reach_transform_make(test_unit_quat(rng), reach_vec3_scale(test_unit_vec3(rng), upper));
     in.end_local = reach_transform_make(test_unit_quat(rng), reach_vec3_scale(test_unit_vec3(rng), lower));
+    if (kind == FOLDED_NO_POLE) {
+        /* The lower bone back along the upper one, a thousandth of a length off it. */
+        const reach_vec3 u = in.mid_local.translation;
+        in.mid_local.rotation = reach_quat_identity();
+        in.end_local.translation = reach_vec3_add(reach_vec3_scale(u, REACH_R(-0.95)),
+                                                  reach_vec3_scale(reach_vec3_any_perpendicular(u), REACH_R(1e-3)));
+    }
     const reach_real longest = upper + lower, shortest = reach_fabs(upper - lower);
     const int target = (n / 4) % 3;
-    const reach_real distance = target == 0   ? test_uniform(rng, shortest + REACH_R(0.01), longest - REACH_R(0.01))
+    const reach_real distance = target == 0
+                                    ? test_uniform(rng, shortest + REACH_R(0.01) * tiny, longest - REACH_R(0.01) * tiny)
                                 : target == 1 ? longest * test_uniform(rng, REACH_R(1.01), 3)
                                               : shortest * test_uniform(rng, REACH_R(0.05), REACH_R(0.99));
-    const reach_vec3 direction = test_unit_vec3(rng);
+    in.use_pole = n % 5 != 0 && kind != FOLDED_NO_POLE;
+    /* With no pole the knee's side is the bend's: a limb clear of folded and of straight, and
+     * (below) a target line clear of the knee. */
+    if (!in.use_pole && kind == ORDINARY)
+        for (int tries = 0; tries < 100 && (!bent_clear_of_folded(&in) ||
+                                            reach_vec3_length_sq(knee_side(&in)) < REACH_R(0.09) * upper * upper);
+             ++tries)
+            in.end_local.translation = reach_vec3_scale(test_unit_vec3(rng), lower);
+    reach_vec3 direction = test_unit_vec3(rng);
+    if (!in.use_pole && kind == ORDINARY)
+        for (int tries = 0; tries < 100 && !clear_of_line(reach_vec3_scale(knee_side(&in), 1 / upper), direction);
+             ++tries)
+            direction = test_unit_vec3(rng);
     in.target = world_at(&in, direction, distance);
-    in.use_pole = n % 5 != 0;
-    in.pole = world_at(&in, test_unit_vec3(rng), test_uniform(rng, REACH_R(0.5), 5));
-    switch (care_of(n)) {
+    reach_vec3 pole_direction = test_unit_vec3(rng);
+    if (kind == ORDINARY)
+        for (int tries = 0; tries < 100 && !clear_of_line(pole_direction, direction); ++tries)
+            pole_direction = test_unit_vec3(rng);
+    in.pole = world_at(&in, pole_direction, test_uniform(rng, REACH_R(0.5), 5) * tiny);
+    switch (kind) {
     case NAN_TARGET: in.target.y = (reach_real)NAN; break;
     case INFINITE_PARENT: in.parent_world.translation.x = (reach_real)INFINITY; break;
     case ZERO_BONE: in.end_local.translation = reach_vec3_zero(); break;
@@ -89,8 +194,23 @@ static reach_two_bone_rig_input random_limb(test_rng *rng, int n) {
         break;
     case TINY_ROTATION: in.mid_local.rotation = reach_quat_make(0, 0, REACH_R(1e-30), REACH_R(1e-30)); break;
     case HUGE_ROTATION: in.root_local.rotation = reach_quat_make(0, REACH_R(3e30), 0, REACH_R(1e30)); break;
+    case HALF_TURN: in = half_turn_limb(); break;
+    /* The root at its parent's origin, so that the world root is the parent's translation to the
+     * bit and the target or the pole exactly on it. */
+    case TARGET_ON_ROOT:
+        in.root_local.translation = reach_vec3_zero();
+        in.target = in.parent_world.translation;
+        break;
+    case POLE_ON_ROOT:
+        in.root_local.translation = reach_vec3_zero();
+        in.use_pole = 1;
+        in.pole = in.parent_world.translation;
+        break;
     default: break;
     }
+    /* An ordinary limb is one the vector path takes: one that happens to turn a joint nearly half
+     * way round (a few in ten thousand) is drawn again. */
+    if (kind == ORDINARY && turns_nearly_half_way(&in)) return random_limb(rng, n);
     return in;
 }
 
@@ -127,15 +247,52 @@ static int same_outputs(const reach_two_bone_rig_output *a, const reach_two_bone
     return 1;
 }
 
-/* A refused limb keeps its pose: the input's rotations and translations, the pose's joints,
- * a residual that is a number, not reached. */
+/* The input pose placed in the world. */
+static rig_pose input_pose(const reach_two_bone_rig_input *in) {
+    return rig_forward(
+        in, reach_quat_normalize_safe(in->root_local.rotation), reach_quat_normalize_safe(in->mid_local.rotation),
+        reach_quat_normalize_safe(in->end_local.rotation), in->mid_local.translation, in->end_local.translation);
+}
+
+/* Within tol, or the same where the expected value is not a number or infinite (a refused
+ * limb's pose under a parent with infinity in it). */
+static void expect_near_or_same(reach_real actual, reach_real expected, reach_real tol, const char *what) {
+    if (!reach_is_finite(expected)) {
+        if (!(actual == expected || (actual != actual && expected != expected)))
+            fail_msg("%s: %g, expected %g", what, (double)actual, (double)expected);
+        return;
+    }
+    ASSERT_NEAR(actual, expected, tol, what);
+}
+
+static void expect_vec3_near_or_same(reach_vec3 actual, reach_vec3 expected, reach_real tol, const char *what) {
+    expect_near_or_same(actual.x, expected.x, tol, what);
+    expect_near_or_same(actual.y, expected.y, tol, what);
+    expect_near_or_same(actual.z, expected.z, tol, what);
+}
+
+/* A refused limb keeps its pose: the input's rotations and translations byte for byte, its
+ * joints where the input pose puts them, a residual that is a number, not reached. */
 static void expect_pose_kept(const reach_two_bone_rig_input *in, const reach_two_bone_rig_output *out) {
     assert_true(test_bytes_equal(&out->root_rotation, &in->root_local.rotation, sizeof(reach_quat)));
     assert_true(test_bytes_equal(&out->mid_rotation, &in->mid_local.rotation, sizeof(reach_quat)));
     assert_true(test_bytes_equal(&out->end_rotation, &in->end_local.rotation, sizeof(reach_quat)));
     assert_true(test_bytes_equal(&out->mid_translation, &in->mid_local.translation, sizeof(reach_vec3)));
+    assert_true(test_bytes_equal(&out->end_translation, &in->end_local.translation, sizeof(reach_vec3)));
+    const rig_pose kept = input_pose(in);
+    const reach_real size = reach_is_finite(reach_vec3_length(kept.end))
+                                ? reach_vec3_length(kept.end) + reach_vec3_length(kept.root) + 1
+                                : 1;
+    expect_vec3_near_or_same(out->mid, kept.mid, 64 * REACH_REAL_EPSILON * size, "kept mid");
+    expect_vec3_near_or_same(out->end, kept.end, 64 * REACH_REAL_EPSILON * size, "kept end");
     assert_true(reach_is_finite(out->residual) && out->residual >= 0);
     assert_int_equal(out->reached, 0);
+}
+
+/* A rotation of unit length: |q|² within 8 units in the last place of 1. */
+static void expect_unit(reach_quat q, const char *what) {
+    const reach_real sq = reach_quat_dot(q, q);
+    if (!(reach_fabs(sq - 1) <= 8 * REACH_REAL_EPSILON)) fail_msg("%s: |q|^2 = %.17g", what, (double)sq);
 }
 
 /* Lane i of a batch against reach_two_bone_solve_rig on that limb alone. */
@@ -148,34 +305,55 @@ static void expect_the_call(const reach_two_bone_rig_input *in, int n, const rea
         expect_pose_kept(in, out);
         return;
     }
+    char what[64];
+    snprintf(what, sizeof what, "%s, limb %d", isa, n);
+    expect_unit(out->root_rotation, what);
+    expect_unit(out->mid_rotation, what);
+    expect_unit(out->end_rotation, what);
+    /* reached against 1e-4 of the chain as the input pose puts it in the world, or the options'
+     * tolerance, reckoned here. */
+    const rig_pose before = input_pose(in);
+    const reach_real tolerance = options && options->tolerance > 0
+                                     ? options->tolerance
+                                     : REACH_R(1e-4) * (reach_vec3_distance(before.root, before.mid) +
+                                                        reach_vec3_distance(before.mid, before.end));
+    if (out->reached != (out->residual <= tolerance))
+        fail_msg("%s: reached %d, residual %g, tolerance %g", what, out->reached, (double)out->residual,
+                 (double)tolerance);
+    assert_int_equal(out->reached, alone.reached);
     /* Limbs that need care go to the per-call solve: its bits. */
     if (care_of(n) != ORDINARY) {
         assert_true(same_output(out, &alone));
         return;
     }
-    char what[64];
-    snprintf(what, sizeof what, "%s, limb %d", isa, n);
     const rig_pose a = placed_by(in, out), b = placed_by(in, &alone);
     const reach_real size = reach_vec3_distance(a.root, b.end) + reach_vec3_length(a.root) + 1;
-    const reach_real tol = TEST_REACH_TOL * 100 * size;
+    /* The two paths round differently in a few dozen operations: up to about 13 units in the last
+     * place of the limb's size apart where measured (the end placed by the rotations' forward
+     * kinematics; 3 for the solvers' own positions), so 64 leaves a margin of about five. */
+    const reach_real tol = 64 * REACH_REAL_EPSILON * size;
     /* A target close to the root has a direction only to the rounding of its coordinates
      * relative to its distance, and the mid joint turns with it (as in the rig tests). */
     const reach_real mid_tol = tol * (1 + size / reach_vec3_distance(a.root, in->target));
     ASSERT_VEC3_NEAR(a.mid, b.mid, mid_tol, what);
     ASSERT_VEC3_NEAR(a.end, b.end, tol, what);
-    ASSERT_QUAT_NEAR(a.end_frame, b.end_frame, TEST_REACH_TOL * 10, what);
+    ASSERT_QUAT_NEAR(a.end_frame, b.end_frame, 64 * REACH_REAL_EPSILON, what);
     ASSERT_VEC3_NEAR(out->mid, alone.mid, mid_tol, what);
     ASSERT_VEC3_NEAR(out->end, alone.end, tol, what);
     ASSERT_NEAR(out->residual, alone.residual, tol, what);
     assert_true(test_bytes_equal(&out->mid_translation, &alone.mid_translation, sizeof(reach_vec3)));
     assert_true(test_bytes_equal(&out->end_translation, &alone.end_translation, sizeof(reach_vec3)));
-    /* Reached may differ only where the residual sits on the tolerance itself. */
-    if (out->reached != alone.reached) {
-        const reach_real tolerance = options && options->tolerance > 0 ? options->tolerance : 0;
-        if (tolerance > 0)
-            ASSERT_NEAR(alone.residual, tolerance, tol, "reached differs off the tolerance");
-        else
-            assert_true(alone.residual > 0);
+}
+
+/* Which limbs the vector path took: every ordinary one on a vector kernel, none that needs care,
+ * none on the scalar kernel. */
+static void expect_vector_lanes(const unsigned char *vector, int count, const char *isa) {
+    const int vector_kernel = strcmp(isa, "scalar") != 0;
+    for (int i = 0; i < count; ++i) {
+        const int expected = vector_kernel && care_of(i) == ORDINARY;
+        if (vector[i] != expected)
+            fail_msg("%s, limb %d (care %d): vector path %d, expected %d", isa, i, (int)care_of(i), vector[i],
+                     expected);
     }
 }
 
@@ -200,7 +378,7 @@ static void every_kernel_gives_each_limb_the_per_call_answer(void **state) {
     const int count = 2 * TEST_CASES + 5;
     reach_two_bone_rig_input *in = random_limbs(count, 3131);
     reach_two_bone_rig_output *out = calloc((size_t)count, sizeof *out);
-    unsigned char *status = calloc((size_t)count, 1);
+    unsigned char *status = calloc((size_t)count, 1), *vector = calloc((size_t)count, 1);
     int kernels = 0;
     for (int k = 0; k < ISA_COUNT; ++k)
         for (int with_tolerance = 0; with_tolerance < 2; ++with_tolerance) {
@@ -208,8 +386,10 @@ static void every_kernel_gives_each_limb_the_per_call_answer(void **state) {
             if (with_tolerance) options.tolerance = REACH_R(1e-3);
             const reach_two_bone_settings *opt = with_tolerance ? &options : NULL;
             if (!kernel_runs(isa_names[k])) continue;
-            const reach_status st = solve_on(isa_names[k], in, count, opt, out, status);
+            const reach_status st =
+                reach_two_bone_solve_rig_batch_lanes(in, count, opt, out, status, isa_names[k], vector);
             kernels += !with_tolerance;
+            expect_vector_lanes(vector, count, isa_names[k]);
             assert_int_equal(st, first_error_of(status, count));
             assert_int_not_equal(st, REACH_OK); /* the batch has limbs with errors */
             for (int i = 0; i < count; ++i)
@@ -220,6 +400,7 @@ static void every_kernel_gives_each_limb_the_per_call_answer(void **state) {
     free(in);
     free(out);
     free(status);
+    free(vector);
 }
 
 /* The kernel the entry point picks, batches of every small size around the vector widths, and
@@ -366,8 +547,8 @@ static void bad_calls_write_nothing(void **state) {
     free(in);
 }
 
-/* An engine fills only what a limb uses: with no end orientation its quaternion (and, in
- * double, the flags' padding) may be left as malloc gave them. The answers are the same, and
+/* An engine fills only what a limb uses: with no pole the pole, with no end orientation its
+ * quaternion (and, in double, the flags' padding) may be left as malloc gave them. The answers are the same, and
  * under Valgrind (make test-valgrind) no decision reads those bytes. */
 static void unused_fields_may_be_left_unset(void **state) {
     (void)state;
@@ -383,8 +564,8 @@ static void unused_fields_may_be_left_unset(void **state) {
         in[i].mid_local = filled[i].mid_local;
         in[i].end_local = filled[i].end_local;
         in[i].target = filled[i].target;
-        in[i].pole = filled[i].pole;
         in[i].use_pole = filled[i].use_pole;
+        if (in[i].use_pole) in[i].pole = filled[i].pole;
         in[i].use_end_orientation = filled[i].use_end_orientation;
         if (in[i].use_end_orientation) in[i].end_orientation = filled[i].end_orientation;
     }
