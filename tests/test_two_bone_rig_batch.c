@@ -33,6 +33,7 @@ typedef enum care {
     TINY_ROTATION,
     HUGE_ROTATION,
     HALF_TURN,
+    MID_HALF_TURN,
     FOLDED_NO_POLE,
     NEAR_SINGULAR_PARENT,
     TINY_BONE,
@@ -101,9 +102,11 @@ static int turns_nearly_half_way(const reach_two_bone_rig_input *in) {
     return reach_fabs(root_turn.w) < REACH_R(0x1p-4) || reach_fabs(mid_turn.w) < REACH_R(0x1p-4);
 }
 
-/* The limb the half-turn check guards: a straight limb along x, its target behind the root, so
- * that the upper bone turns exactly half way round (the short path's arc would be 0/0). */
-static reach_two_bone_rig_input half_turn_limb(void) {
+/* The limbs the half-turn checks guard: a straight limb along x, its target behind the root, so
+ * that the upper bone turns exactly half way round (the short path's arc would be 0/0), or with
+ * `mid` the lower bone; with `nearly` the target 2^-8 off the line, so that the turn falls short
+ * of half way by about 2^-10 radians, well inside the checks' 2^-5. */
+static reach_two_bone_rig_input half_turn_limb(int mid, int nearly) {
     reach_two_bone_rig_input in;
     memset(&in, 0, sizeof in);
     in.parent_world = reach_affine_identity();
@@ -112,7 +115,13 @@ static reach_two_bone_rig_input half_turn_limb(void) {
     in.end_local = reach_transform_make(reach_quat_identity(), reach_vec3_make(1, 0, 0));
     in.use_pole = 1;
     in.pole = reach_vec3_make(0, 1, 0);
-    in.target = reach_vec3_make(-3, 0, 0);
+    in.target = reach_vec3_make(-3, nearly ? REACH_R(0x1p-8) : 0, 0);
+    if (mid) {
+        /* The lower bone shorter, the target at the difference of the lengths ahead: the limb
+         * folds, the root keeps its rotation and the mid joint turns half way round. */
+        in.end_local.translation = reach_vec3_make(REACH_R(0.75), 0, 0);
+        in.target = reach_vec3_make(REACH_R(0.25), nearly ? REACH_R(0x1p-8) : 0, 0);
+    }
     return in;
 }
 
@@ -148,11 +157,13 @@ static reach_two_bone_rig_input random_limb(test_rng *rng, int n) {
     in.mid_local = reach_transform_make(test_unit_quat(rng), reach_vec3_scale(test_unit_vec3(rng), upper));
     in.end_local = reach_transform_make(test_unit_quat(rng), reach_vec3_scale(test_unit_vec3(rng), lower));
     if (kind == FOLDED_NO_POLE) {
-        /* The lower bone back along the upper one, a thousandth of a length off it. */
+        /* The lower bone nearly back along the upper one: the end within a fifth of the upper bone
+         * of the root, where the knee's side no longer says which way the limb bends. */
         const reach_vec3 u = in.mid_local.translation;
         in.mid_local.rotation = reach_quat_identity();
-        in.end_local.translation = reach_vec3_add(reach_vec3_scale(u, REACH_R(-0.95)),
-                                                  reach_vec3_scale(reach_vec3_any_perpendicular(u), REACH_R(1e-3)));
+        in.end_local.translation = reach_vec3_add(
+            reach_vec3_scale(u, REACH_R(-0.95)),
+            reach_vec3_scale(reach_vec3_any_perpendicular(reach_vec3_scale(u, 1 / upper)), REACH_R(0.15) * upper));
     }
     const reach_real longest = upper + lower, shortest = reach_fabs(upper - lower);
     const int target = (n / 4) % 3;
@@ -194,18 +205,22 @@ static reach_two_bone_rig_input random_limb(test_rng *rng, int n) {
         break;
     case TINY_ROTATION: in.mid_local.rotation = reach_quat_make(0, 0, REACH_R(1e-30), REACH_R(1e-30)); break;
     case HUGE_ROTATION: in.root_local.rotation = reach_quat_make(0, REACH_R(3e30), 0, REACH_R(1e30)); break;
-    case HALF_TURN: in = half_turn_limb(); break;
-    /* The root at its parent's origin, so that the world root is the parent's translation to the
-     * bit and the target or the pole exactly on it. */
+    case HALF_TURN: in = half_turn_limb(0, (n / 7 / (CARE_KINDS - 1)) % 2); break;
+    case MID_HALF_TURN: in = half_turn_limb(1, (n / 7 / (CARE_KINDS - 1)) % 2); break;
+    /* The root at the world's origin, so that the target or the pole lies exactly on it, or every
+     * other time 2^-23 off it (under 2^-20 in the parent's units, below the vector path's range). */
     case TARGET_ON_ROOT:
-        in.root_local.translation = reach_vec3_zero();
-        in.target = in.parent_world.translation;
+    case POLE_ON_ROOT: {
+        in.root_local.translation = in.parent_world.translation = reach_vec3_zero();
+        const reach_vec3 at = reach_vec3_scale(direction, (n / 7 / (CARE_KINDS - 1)) % 2 ? REACH_R(0x1p-23) : 0);
+        if (kind == TARGET_ON_ROOT) {
+            in.target = at;
+        } else {
+            in.use_pole = 1;
+            in.pole = at;
+        }
         break;
-    case POLE_ON_ROOT:
-        in.root_local.translation = reach_vec3_zero();
-        in.use_pole = 1;
-        in.pole = in.parent_world.translation;
-        break;
+    }
     default: break;
     }
     /* An ordinary limb is one the vector path takes: one that happens to turn a joint nearly half
