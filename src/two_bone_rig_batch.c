@@ -10,6 +10,15 @@
 #include "reach/two_bone_batch.h"
 #include "two_bone_rig_ordinary.h"
 
+/* No fused multiply-add in this file: a lane must decline exactly where solve_rig_ordinary does,
+ * and a fused a·b − c·d would, for one, find a determinant of a few roundings in a parent whose
+ * columns repeat (clang contracts by default, and the AVX2 kernel has FMA). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 /* The vector kernels read a flag's int from the low-addressed bytes of its word and write
  * `reached` there (two_bone_rig_batch_kernel.h): they are built on little-endian targets only,
  * and big-endian ones take the scalar path. */
