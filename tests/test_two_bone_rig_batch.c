@@ -39,6 +39,7 @@ typedef enum care {
     TINY_BONE,
     TARGET_ON_ROOT,
     POLE_ON_ROOT,
+    REPEATED_COLUMNS,
     CARE_KINDS
 } care;
 
@@ -195,6 +196,9 @@ static reach_two_bone_rig_input random_limb(test_rng *rng, int n) {
     case INFINITE_PARENT: in.parent_world.translation.x = (reach_real)INFINITY; break;
     case ZERO_BONE: in.end_local.translation = reach_vec3_zero(); break;
     case SINGULAR_PARENT: in.parent_world.linear.col[1] = reach_vec3_zero(); break;
+    /* Singular with no zero in it: its determinant is 0 only where no product is fused with a
+     * sum (a fused one leaves a few roundings, far above the vector path's 2^-40). */
+    case REPEATED_COLUMNS: in.parent_world.linear.col[2] = in.parent_world.linear.col[1]; break;
     case END_ORIENTATION:
         in.use_end_orientation = 1;
         in.end_orientation = test_unit_quat(rng);
