@@ -62,10 +62,11 @@ REACH_API reach_two_bone_batch reach_two_bone_batch_slice(const reach_two_bone_b
  * engine gathers each limb's parent matrix and three local transforms from its pose buffers
  * anyway, and writes the rotations back per joint, so it holds limbs as records; the library
  * moves them into SIMD lanes itself (across 4 to 16 limbs at a time in float, 2 to 8 in double,
- * on kernels of its own for the same instruction sets as the batch above, chosen at run time). A batch splits across
- * threads by plain pointer arithmetic (in + first, out + first, out_status + first), with the same bits however it is
- * split. The arrays must not overlap. On 100 000 limbs it runs about 6 times ozz-animation's
- * IKTwoBoneJob on AVX-512 and 4 times the per-call solve (docs/performance.md).
+ * on kernels of its own for the same instruction sets as the batch above, chosen at run time).
+ * A batch splits across threads by plain pointer arithmetic (in + first, out + first,
+ * out_status + first), with the same bits however it is split. The arrays must not overlap.
+ * On 100 000 limbs it runs about 6 times ozz-animation's IKTwoBoneJob on AVX-512 and 4 times
+ * the per-call solve (docs/performance.md).
  *
  * The vector path takes the everyday call: the options' defaults but for the tolerance (options
  * may be NULL), no end orientation, a parent whose determinant lies within 2^-40 to 2^40, unit or
