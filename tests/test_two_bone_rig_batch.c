@@ -4,12 +4,13 @@
  * poles, mixed with limbs that need care (NaN and infinity, zero bones, singular and nearly
  * singular parents, an end orientation, a pole on the target line, rotations far from unit
  * length, a bone that turns half way round, a folded limb with no pole, a bone just under the
- * vector path's range, a target or a pole on the root), every lane's status, positions and forward
- * kinematics of its rotations within 64 units in the last place of the limb's size, rotations of
- * unit length, `reached` against a tolerance reckoned here, limbs that need care to the per-call
- * answer's bits, refused limbs with their pose kept. The vector kernels take every ordinary limb
- * and decline every one that needs care (reach_two_bone_solve_rig_batch_lanes). Every kernel this
- * machine runs, batches of every small size and batches sliced anyhow give the same answers. */
+ * vector path's range, a target or a pole on the root, a limb small next to its coordinates),
+ * every lane's status, positions and forward kinematics of its rotations within 64 units in the
+ * last place of the limb's size, rotations of unit length, `reached` against a tolerance reckoned
+ * here, limbs that need care to the per-call answer's bits, refused limbs with their pose kept.
+ * The vector kernels take every ordinary limb and decline every one that needs care
+ * (reach_two_bone_solve_rig_batch_lanes). Every kernel this machine runs, batches of every small
+ * size and batches sliced anyhow give the same answers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ typedef enum care {
     TARGET_ON_ROOT,
     POLE_ON_ROOT,
     REPEATED_COLUMNS,
+    FAR_ROOT,
     CARE_KINDS
 } care;
 
@@ -155,6 +157,11 @@ static reach_two_bone_rig_input random_limb(test_rng *rng, int n) {
     reach_quat root = test_unit_quat(rng);
     if (n % 3 == 1) root = reach_quat_make(root.x * REACH_R(1.001), root.y * REACH_R(1.001), root.z, root.w);
     in.root_local = reach_transform_make(root, reach_vec3_scale(test_in_ball(rng, 1), tiny));
+    /* A limb small next to its root's coordinates: their units in the last place a sixteenth of
+     * the chain, where the resolution test (65 of them) sends it to the per-call solve's careful
+     * route. */
+    if (kind == FAR_ROOT)
+        in.root_local.translation = reach_vec3_scale(test_unit_vec3(rng), (upper + lower) / (16 * REACH_REAL_EPSILON));
     in.mid_local = reach_transform_make(test_unit_quat(rng), reach_vec3_scale(test_unit_vec3(rng), upper));
     in.end_local = reach_transform_make(test_unit_quat(rng), reach_vec3_scale(test_unit_vec3(rng), lower));
     if (kind == FOLDED_NO_POLE) {
